@@ -1,0 +1,43 @@
+package io.tunelab.matrix;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A loaded and validated experiment matrix. Keys of {@code settings}, knob axes and case
+ * entries are role-qualified knob names as written ({@code disk.block.${dev}.scheduler}).
+ *
+ * @param source the file name, for messages
+ * @param text the full text of the file, stored with the experiment
+ * @param roles role to host name, in declared order ({@code local -> local} when absent)
+ * @param hostsFile the {@code hosts:} entry, or null
+ * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
+ * @param beforeTrial steps before every trial: {@code sync}, {@code drop_caches}
+ * @param include extra cells, each a map of axis or knob name to value
+ */
+public record Matrix(
+    String source,
+    String text,
+    String name,
+    String description,
+    Map<String, String> roles,
+    String hostsFile,
+    List<Step> setup,
+    List<Step> teardown,
+    Map<String, String> settings,
+    List<Axis> axes,
+    List<Map<String, String>> exclude,
+    List<Map<String, String>> include,
+    int repeat,
+    int warmup,
+    Order order,
+    long seed,
+    List<String> beforeTrial,
+    Workload workload) {
+
+  /** The order trials run in. */
+  public enum Order {
+    SEQUENTIAL,
+    SHUFFLE
+  }
+}

@@ -1,0 +1,100 @@
+package io.tunelab.store;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where experiments, their plan and every trial's samples live. The whole plan is written
+ * before the first trial; each trial is committed on its own, with its cell's statistics.
+ */
+public interface ResultStore extends AutoCloseable {
+
+  /** Writes the experiment, its cells and all its trials (pending) in one transaction. */
+  long createExperiment(NewExperiment experiment);
+
+  /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
+  void recordHost(long experimentId, String role, String host, Map<String, String> facts);
+
+  /** Stores the variables captured by setup steps (replaced on resume). */
+  void recordVariables(long experimentId, Map<String, String> variables);
+
+  /** Sets {@code running} (with started_at), {@code finished}, {@code failed}, {@code interrupted}. */
+  void setExperimentStatus(long experimentId, String status);
+
+  /** The experiment by id, or the latest one with that name. */
+  Optional<StoredExperiment> findExperiment(String idOrName);
+
+  /** The cells of an experiment, by ordinal. */
+  List<PlannedCell> cells(long experimentId);
+
+  /** Trials not yet finished ({@code pending}, or {@code running} when interrupted), in run order. */
+  List<TrialRef> unfinishedTrials(long experimentId);
+
+  /** Marks a trial running. */
+  void startTrial(long trialId);
+
+  /** Commits a trial's outcome, samples and settings, and refreshes its cell's statistics. */
+  void finishTrial(long trialId, TrialResult result);
+
+  @Override
+  void close();
+
+  /** An experiment to create. {@code trials} refer to cells by ordinal. */
+  record NewExperiment(
+      String name,
+      String description,
+      String matrixYaml,
+      String matrixPath,
+      String toolVersion,
+      String order,
+      long seed,
+      int repeat,
+      int warmup,
+      List<PlannedCell> cells,
+      List<PlannedTrial> trials) {}
+
+  /** A cell of the plan: its parameters and the knobs it sets (template names as written). */
+  record PlannedCell(
+      int ordinal, String label, Map<String, String> params, Map<String, String> knobs) {}
+
+  /** A trial of the plan: {@code seq} is its place in run order, starting at 1. */
+  record PlannedTrial(int cellOrdinal, int rep, int seq, boolean warmup) {}
+
+  /** A stored trial that still has to run. */
+  record TrialRef(long trialId, long cellId, int cellOrdinal, int rep, int seq, boolean warmup) {}
+
+  /** A stored experiment. */
+  record StoredExperiment(
+      long id,
+      String name,
+      String status,
+      String matrixYaml,
+      String matrixPath,
+      String order,
+      long seed,
+      int repeat,
+      int warmup) {}
+
+  /** One measured value; {@code job} is e.g. {@code dd.0} or {@code all} for the aggregate. */
+  record Sample(String job, String metric, double value, String unit) {}
+
+  /** One knob on one host as this trial ran it. */
+  record SettingRow(
+      String role,
+      String host,
+      String knob,
+      String path,
+      String requested,
+      String effective,
+      String original,
+      boolean written) {}
+
+  /** What a trial produced. {@code status} is {@code ok} or {@code failed}. */
+  record TrialResult(
+      String status,
+      String error,
+      double workloadSeconds,
+      List<Sample> samples,
+      List<SettingRow> settings) {}
+}
