@@ -1,0 +1,119 @@
+package io.tunelab.agents;
+
+import static io.tunelab.agents.AgentHarness.tab;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.agents.AgentHarness.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** One-shot calls: {@code sh tunelab-agent.sh VERB}, response unprefixed, status = exit code. */
+class OneShotVerbsTest {
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void helloNamesTheProtocolVersionAndPid(String shell, @TempDir Path dir) {
+    Result hello = new AgentHarness(shell, dir).call("hello");
+
+    assertEquals(0, hello.rc(), hello.stderr());
+    assertEquals(List.of(tab("agent", 1), tab("pid", hello.pid())), hello.lines());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void factsDescribeTheHost(String shell, @TempDir Path dir) throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Result facts = agent.call("facts");
+
+    assertEquals(0, facts.rc(), facts.stderr());
+    for (String key : List.of("kernel_release", "boot_id", "hostname", "cpus", "mem_kb")) {
+      assertTrue(facts.value(key).filter(v -> !v.isEmpty()).isPresent(), key + " in " + facts);
+    }
+    assertTrue(Integer.parseInt(facts.value("cpus").orElseThrow()) >= 1);
+    assertTrue(Long.parseLong(facts.value("mem_kb").orElseThrow()) > 0);
+    Object uid = Files.getAttribute(agent.state(), "unix:uid");
+    assertEquals(String.valueOf(uid), facts.value("uid").orElseThrow());
+    assertEquals("absent", facts.value("journal").orElseThrow());
+    assertEquals(AgentHarness.bootId(), facts.value("boot_id").orElseThrow());
+    long schedulers;
+    try (Stream<Path> devices = Files.list(Path.of("/sys/block"))) {
+      schedulers = devices.filter(d -> Files.isReadable(d.resolve("queue/scheduler"))).count();
+    } catch (IOException e) {
+      schedulers = 0;
+    }
+    List<String> blocks = facts.rest("block");
+    assertEquals(schedulers, blocks.size(), facts.lines().toString());
+    for (String block : blocks) {
+      assertTrue(block.matches("[^\t]+\t.*\\[.+].*"), block);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void readTellsWritableReadOnlyAndMissing(String shell, @TempDir Path dir) throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path rw = agent.knob("read_ahead_kb", "128");
+    Path ro = agent.knob("max_hw_sectors_kb", "512");
+    Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r--r--r--"));
+    Path multi = agent.knob("stat", "line one\nline two");
+    Path tabs = agent.knob("tcp_rmem", "4096\t131072\t6291456");
+    Path missing = agent.knobPath("nope");
+
+    Result read =
+        agent.call(
+            "read",
+            rw.toString(),
+            ro.toString(),
+            multi.toString(),
+            tabs.toString(),
+            missing.toString());
+
+    assertEquals(0, read.rc(), read.stderr());
+    assertEquals(
+        List.of(
+            tab("rw", rw, "128"),
+            tab("ro", ro, "512"),
+            tab("rw", multi, "line one line two"),
+            tab("rw", tabs, "4096\t131072\t6291456"),
+            tab("missing", missing, "")),
+        read.lines());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void lastPayloadLineNeedsNoNewline(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path knob = agent.knob("nr_requests", "64");
+
+    Result read = agent.callRaw("read", knob.toString());
+
+    assertEquals(List.of(tab("rw", knob, "64")), read.lines());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void unknownVerbIsAnErrorWithStatus2(String shell, @TempDir Path dir) {
+    Result result = new AgentHarness(shell, dir).call("frobnicate");
+
+    assertEquals(2, result.rc());
+    assertEquals(List.of(), result.lines());
+    assertTrue(result.stderr().contains("unknown verb: frobnicate"), result.stderr());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void syncSucceedsQuietly(String shell, @TempDir Path dir) {
+    Result result = new AgentHarness(shell, dir).call("sync");
+
+    assertEquals(0, result.rc(), result.stderr());
+    assertEquals(List.of(), result.lines());
+  }
+}

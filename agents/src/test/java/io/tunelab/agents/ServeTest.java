@@ -1,0 +1,130 @@
+package io.tunelab.agents;
+
+import static io.tunelab.agents.AgentHarness.tab;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.agents.AgentHarness.Result;
+import io.tunelab.agents.AgentHarness.Server;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The long-lived {@code serve} mode: framing, staying up, the lock. */
+class ServeTest {
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void oneProcessAnswersManyRequestsUntilStdinCloses(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path knob = agent.knob("read_ahead_kb", "128");
+    Server server = agent.serve();
+
+    Result hello = server.request("hello");
+    Result read = server.request("read", knob.toString(), agent.knobPath("nope").toString());
+    Result unknown = server.request("bogus");
+    Result apply = server.request("apply", tab("save", knob), tab("set", knob, "512"));
+    Result helloAgain = server.request("hello");
+
+    assertEquals(List.of(tab("agent", 1), tab("pid", server.pid())), hello.lines());
+    assertEquals(0, read.rc());
+    assertEquals(
+        List.of(tab("rw", knob, "128"), tab("missing", agent.knobPath("nope"), "")), read.lines());
+    assertEquals(2, unknown.rc());
+    assertEquals(List.of(), unknown.lines());
+    assertTrue(server.stderr().contains("unknown verb: bogus"), server.stderr());
+    assertEquals(List.of(tab("eff", knob, "512")), apply.lines());
+    assertEquals(hello.lines(), helloAgain.lines());
+    assertTrue(server.isAlive());
+    assertTrue(Files.isDirectory(agent.state().resolve("lock")));
+
+    assertEquals(0, server.closeAndWait());
+    assertFalse(Files.exists(agent.state().resolve("lock")), "lock released on exit");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aBadHeaderGetsStatus2AndTheLoopGoesOn(String shell, @TempDir Path dir) {
+    try (Server server = new AgentHarness(shell, dir).serve()) {
+      server.sendRaw("hello two");
+      Result bad = server.await();
+      Result hello = server.request("hello");
+
+      assertEquals(2, bad.rc());
+      assertEquals(0, hello.rc());
+      assertEquals(2, hello.lines().size());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void sigintIsLeftToTheController(String shell, @TempDir Path dir)
+      throws IOException, InterruptedException {
+    try (Server server = new AgentHarness(shell, dir).serve()) {
+      server.request("hello");
+
+      Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(server.pid())).start();
+      assertTrue(kill.waitFor(5, TimeUnit.SECONDS));
+      assertEquals(0, kill.exitValue());
+      Thread.sleep(100);
+
+      assertTrue(server.isAlive());
+      assertEquals(0, server.request("hello").rc());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aSecondServeIsRefusedWhileTheFirstLives(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server first = agent.serve()) {
+      first.request("hello");
+
+      Result second = agent.call("serve");
+
+      assertEquals(3, second.rc());
+      assertEquals(List.of(), second.lines());
+      assertTrue(second.stderr().contains("pid " + first.pid()), second.stderr());
+      assertEquals(0, first.request("hello").rc());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aStaleLockIsTakenOver(String shell, @TempDir Path dir)
+      throws IOException, InterruptedException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path lock = Files.createDirectories(agent.state().resolve("lock"));
+    Files.writeString(lock.resolve("pid"), gone.pid() + "\n");
+
+    try (Server server = agent.serve()) {
+      Result hello = server.request("hello");
+
+      assertEquals(0, hello.rc());
+      assertEquals(server.pid() + "\n", Files.readString(lock.resolve("pid")));
+      assertTrue(server.stderr().contains("stale lock"), server.stderr());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void oneShotCallsIgnoreTheLock(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      server.request("hello");
+
+      Result hello = agent.call("hello");
+
+      assertEquals(0, hello.rc(), hello.stderr());
+      assertEquals(tab("pid", hello.pid()), hello.lines().get(1));
+    }
+  }
+}
