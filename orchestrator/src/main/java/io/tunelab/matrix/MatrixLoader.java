@@ -1,0 +1,369 @@
+package io.tunelab.matrix;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Loads a matrix file (version 1) from its text and validates all of it before anything is touched.
+ * The caller reads the file; this class does no I/O.
+ */
+public final class MatrixLoader {
+  /** Most cells the axes may cross to, before exclude. */
+  public static final long MAX_CELLS = 1_000_000;
+
+  /** Most trials (cells times warm-up plus repetitions) an experiment may have. */
+  public static final long MAX_TRIALS = 10_000_000;
+
+  static final List<String> TOP_KEYS =
+      List.of(
+          "name",
+          "description",
+          "roles",
+          "hosts",
+          "setup",
+          "teardown",
+          "settings",
+          "matrix",
+          "exclude",
+          "include",
+          "repeat",
+          "warmup",
+          "order",
+          "seed",
+          "before_trial",
+          "workload");
+  private static final List<String> ORDERS = List.of("sequential", "shuffle");
+  private static final List<String> BEFORE_TRIAL = List.of("sync", "drop_caches");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]*");
+  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final int MAX_REPEAT = 100_000;
+
+  private final String file;
+  private final String text;
+  private final Problems problems = new Problems();
+  private final NodeReader in = new NodeReader(problems);
+
+  private MatrixLoader(String file, String text) {
+    this.file = file;
+    this.text = text;
+  }
+
+  /**
+   * Parses and validates a matrix.
+   *
+   * @param fileName the name used in messages ({@code FILE:LINE:COL: KEY: what is wrong})
+   * @throws MatrixException listing every problem found, in file order
+   */
+  public static Matrix load(String fileName, String text) {
+    return new MatrixLoader(fileName, text).load();
+  }
+
+  private Matrix load() {
+    YamlNode root = new YamlReader(file, problems).read(text);
+    if (root == null) {
+      throw new MatrixException(
+          new Problem(
+              new Position(file, 1, 1),
+              "(yaml)",
+              "the file is empty: a matrix needs at least name and workload"));
+    }
+    YamlNode.Mapping top = in.mapping(root, "(top level)");
+    if (top == null) {
+      problems.throwIfAny();
+    }
+    in.onlyKeys(top, "", TOP_KEYS);
+    String name = name(top);
+
+    Scope scope = new Scope(in, roles(top.get("roles")));
+    StepsReader steps = new StepsReader(in, scope);
+    List<Step> setup = steps.read(top.get("setup"), "setup");
+    List<Step> teardown = steps.read(top.get("teardown"), "teardown");
+    List<KnobSetting> knobs = new ArrayList<>();
+    AxesReader axesReader = new AxesReader(in, scope);
+    Map<String, String> settings = settings(top.get("settings"), scope, knobs);
+    List<AxisDraft> axes =
+        top.get("matrix") == null ? List.of() : axesReader.read(top.get("matrix"));
+    FilterReader filters = new FilterReader(in, scope, axes);
+    List<Map<String, String>> exclude =
+        top.get("exclude") == null ? List.of() : filters.excludes(top.get("exclude"));
+    List<Map<String, String>> include =
+        top.get("include") == null ? List.of() : filters.includes(top.get("include"), exclude);
+    Workload workload = null;
+    if (top.get("workload") == null) {
+      in.problem(top.position(), "workload", "required key is missing");
+    } else {
+      workload = new WorkloadReader(in, scope).read(top.get("workload"));
+    }
+    scope.checkUses();
+    for (AxisDraft a : axes) {
+      knobs.addAll(a.knobSettings());
+    }
+    KnobConflicts.check(knobs, scope, in);
+
+    int repeat = (int) optionalInteger(top, "repeat", 1, MAX_REPEAT, 1);
+    int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
+    Matrix.Order order = order(top.get("order"));
+    Matrix matrix =
+        new Matrix(
+            file,
+            text,
+            name,
+            optionalText(top, "description"),
+            scope.roles(),
+            hosts(top.get("hosts")),
+            setup,
+            teardown,
+            settings,
+            axes(axes),
+            List.copyOf(exclude),
+            List.copyOf(include),
+            repeat,
+            warmup,
+            order,
+            seed(top.get("seed"), order),
+            beforeTrial(top.get("before_trial")),
+            workload);
+    if (problems.isEmpty()) {
+      checkSize(matrix, top);
+    }
+    problems.throwIfAny();
+    return matrix;
+  }
+
+  private Map<String, String> roles(YamlNode node) {
+    Map<String, String> roles = new LinkedHashMap<>();
+    if (node == null) {
+      roles.put("local", "local");
+      return Collections.unmodifiableMap(roles);
+    }
+    YamlNode.Mapping map = in.mapping(node, "roles");
+    if (map != null && map.entries().isEmpty()) {
+      in.problem(node.position(), "roles", "declare at least one role (or leave roles out)");
+    }
+    if (map != null) {
+      for (YamlNode.Entry e : map.entries()) {
+        String key = "roles." + e.key();
+        String host = in.text(e.value(), key);
+        if (!ROLE.matcher(e.key()).matches()) {
+          in.problem(
+              e.keyPosition(),
+              key,
+              "a role name is lower-case letters, digits, '_' and '-', starting with a letter");
+        } else {
+          if (host != null && !HOST.matcher(host).matches()) {
+            in.problem(
+                e.value().position(),
+                key,
+                "'" + host + "' is not a host name: use a name from the inventory, or local");
+          }
+          // Kept even with a bad host, so that its knobs are not also reported.
+          roles.put(e.key(), host == null ? "" : host);
+        }
+      }
+    }
+    if (roles.isEmpty()) {
+      roles.put("local", "local"); // keeps later checks from repeating the roles problem
+    }
+    return Collections.unmodifiableMap(roles);
+  }
+
+  private Map<String, String> settings(YamlNode node, Scope scope, List<KnobSetting> knobs) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    YamlNode.Mapping map = node == null ? null : in.mapping(node, "settings");
+    if (map == null) {
+      return Collections.unmodifiableMap(settings);
+    }
+    for (YamlNode.Entry e : map.entries()) {
+      String key = "settings." + e.key();
+      Scope.KeyKind kind = scope.classify(e.key());
+      if (kind == Scope.KeyKind.PARAMETER) {
+        in.problem(
+            e.keyPosition(),
+            key,
+            "settings hold knobs ('<role>.<knob>'); a parameter belongs in matrix");
+        continue;
+      }
+      if (kind != Scope.KeyKind.KNOB) {
+        scope.reportNotKnobOrParameter(e.key(), e.keyPosition(), key);
+        continue;
+      }
+      scope.checkKnobKey(e.key(), e.keyPosition(), key);
+      if (e.value() instanceof YamlNode.Sequence) {
+        in.problem(e.value().position(), key, "a list of values is an axis: put it under matrix");
+        continue;
+      }
+      String value = in.text(e.value(), key);
+      if (value != null) {
+        scope.checkKnobValue(value, e.value().position(), key);
+        settings.put(e.key(), value);
+        knobs.add(new KnobSetting(e.key(), e.keyPosition(), key, "settings", "settings", ""));
+      }
+    }
+    return Collections.unmodifiableMap(settings);
+  }
+
+  private String name(YamlNode.Mapping top) {
+    YamlNode node = top.get("name");
+    if (node == null) {
+      in.problem(top.position(), "name", "required key is missing");
+      return null;
+    }
+    String name = in.text(node, "name");
+    if (name != null && !NAME.matcher(name).matches()) {
+      in.problem(
+          node.position(), "name", "'" + name + "' may hold only letters, digits, '.', '_', '-'");
+    }
+    return name;
+  }
+
+  private String optionalText(YamlNode.Mapping top, String key) {
+    YamlNode node = top.get(key);
+    return node == null ? null : in.text(node, key);
+  }
+
+  private String hosts(YamlNode node) {
+    if (node == null) {
+      return null;
+    }
+    String hosts = in.text(node, "hosts");
+    if (hosts != null && hosts.isBlank()) {
+      in.problem(node.position(), "hosts", "give the inventory file, e.g. hosts.yaml");
+    }
+    return hosts;
+  }
+
+  private long optionalInteger(
+      YamlNode.Mapping top, String key, long min, long max, long fallback) {
+    YamlNode node = top.get(key);
+    return node == null ? fallback : in.integer(node, key, min, max, fallback);
+  }
+
+  private Matrix.Order order(YamlNode node) {
+    if (node == null) {
+      return Matrix.Order.SEQUENTIAL;
+    }
+    String order = in.text(node, "order");
+    if (order == null) {
+      return Matrix.Order.SEQUENTIAL;
+    }
+    if (!ORDERS.contains(order)) {
+      in.problem(
+          node.position(),
+          "order",
+          "'"
+              + order
+              + "' is not an order (orders: sequential, shuffle)"
+              + DidYouMean.hint(order, ORDERS));
+      return Matrix.Order.SEQUENTIAL;
+    }
+    return order.equals("shuffle") ? Matrix.Order.SHUFFLE : Matrix.Order.SEQUENTIAL;
+  }
+
+  /** A shuffled run without a seed draws one, so that it is recorded and can be replayed. */
+  private long seed(YamlNode node, Matrix.Order order) {
+    if (node != null) {
+      return in.integer(node, "seed", Long.MIN_VALUE, Long.MAX_VALUE, 0);
+    }
+    if (order == Matrix.Order.SEQUENTIAL) {
+      return 0;
+    }
+    SecureRandom random = new SecureRandom();
+    long seed;
+    do {
+      seed = random.nextLong() & 0x7fff_ffffL;
+    } while (seed == 0);
+    return seed;
+  }
+
+  private List<String> beforeTrial(YamlNode node) {
+    if (node == null) {
+      return List.of();
+    }
+    YamlNode.Sequence list = in.sequence(node, "before_trial");
+    if (list == null) {
+      return List.of();
+    }
+    Set<String> steps = new LinkedHashSet<>();
+    for (YamlNode item : list.items()) {
+      String step = in.text(item, "before_trial");
+      if (step == null) {
+        continue;
+      }
+      if (!BEFORE_TRIAL.contains(step)) {
+        in.problem(
+            item.position(),
+            "before_trial",
+            "'"
+                + step
+                + "' is not a step (steps: sync, drop_caches)"
+                + DidYouMean.hint(step, BEFORE_TRIAL));
+      } else if (!steps.add(step)) {
+        in.problem(item.position(), "before_trial", "'" + step + "' is given twice");
+      }
+    }
+    return List.copyOf(steps);
+  }
+
+  private static List<Axis> axes(List<AxisDraft> drafts) {
+    List<Axis> axes = new ArrayList<>();
+    for (AxisDraft d : drafts) {
+      Map<String, Map<String, String>> cases = new LinkedHashMap<>();
+      d.cases.forEach((name, entries) -> cases.put(name, Collections.unmodifiableMap(entries)));
+      axes.add(
+          new Axis(
+              d.name,
+              d.label,
+              d.kind,
+              List.copyOf(d.valueTexts()),
+              Collections.unmodifiableMap(cases),
+              d.position));
+    }
+    return List.copyOf(axes);
+  }
+
+  /** Refuses matrices too large to plan, and exclusions that leave nothing to run. */
+  private void checkSize(Matrix m, YamlNode.Mapping top) {
+    long product = 1;
+    for (Axis a : m.axes()) {
+      product *= a.values().size();
+      if (product > MAX_CELLS) {
+        break;
+      }
+    }
+    Position at = entryPosition(top, "matrix");
+    if (product > MAX_CELLS) {
+      in.problem(
+          at,
+          "matrix",
+          "the axes cross to more than " + MAX_CELLS + " cells; split the experiment");
+      return;
+    }
+    long cells = MatrixExpander.count(m);
+    if (cells == 0) {
+      in.problem(entryPosition(top, "exclude"), "exclude", "removes every cell of the matrix");
+    } else if (cells * (m.warmup() + m.repeat()) > MAX_TRIALS) {
+      in.problem(
+          at,
+          "matrix",
+          cells
+              + " cells of "
+              + (m.warmup() + m.repeat())
+              + " trials each exceed "
+              + MAX_TRIALS
+              + " trials; split the experiment");
+    }
+  }
+
+  private static Position entryPosition(YamlNode.Mapping top, String key) {
+    YamlNode.Entry e = top.byKey().get(key);
+    return e == null ? top.position() : e.keyPosition();
+  }
+}

@@ -1,0 +1,140 @@
+package io.tunelab.matrix;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads YAML text into {@link YamlNode}s with Jackson's streaming parser, which keeps the line and
+ * column of every token (a databind tree would lose them).
+ */
+final class YamlReader {
+  private final String file;
+  private final Problems problems;
+
+  YamlReader(String file, Problems problems) {
+    this.file = file;
+    this.problems = problems;
+  }
+
+  /**
+   * Parses one YAML document. Malformed YAML throws at once with the parser's position; duplicate
+   * keys and aliases are added to {@code problems} and reading goes on.
+   *
+   * @return the root node, or null for a file without any document
+   */
+  YamlNode read(String text) {
+    try (JsonParser parser = new YAMLFactory().createParser(text)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        return null;
+      }
+      YamlNode root = node(parser, "");
+      if (parser.nextToken() != null) {
+        problems.add(here(parser), "(yaml)", "only one YAML document is allowed in a matrix");
+      }
+      return root;
+    } catch (JsonProcessingException e) {
+      throw new MatrixException(syntaxProblem(e, text));
+    } catch (IOException e) {
+      // Reading from a String does no I/O; this would be a bug in the parser.
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private YamlNode node(JsonParser parser, String path) throws IOException {
+    Position at = here(parser);
+    JsonToken token = parser.currentToken();
+    switch (token) {
+      case START_OBJECT:
+        return mapping(parser, path, at);
+      case START_ARRAY:
+        List<YamlNode> items = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          items.add(node(parser, path + "[" + (items.size() + 1) + "]"));
+        }
+        return new YamlNode.Sequence(List.copyOf(items), at);
+      default:
+        if (((YAMLParser) parser).isCurrentAlias()) {
+          problems.add(
+              at, keyOf(path), "YAML aliases (*" + parser.getText() + ") are not supported");
+        }
+        return new YamlNode.Scalar(parser.getText(), token == JsonToken.VALUE_NULL, at);
+    }
+  }
+
+  private YamlNode mapping(JsonParser parser, String path, Position at) throws IOException {
+    List<YamlNode.Entry> entries = new ArrayList<>();
+    Map<String, YamlNode.Entry> byKey = new HashMap<>();
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String key = parser.currentName();
+      Position keyAt = here(parser);
+      parser.nextToken();
+      String childPath = path.isEmpty() ? key : path + "." + key;
+      YamlNode value = node(parser, childPath);
+      YamlNode.Entry entry = new YamlNode.Entry(key, keyAt, value);
+      YamlNode.Entry earlier = byKey.putIfAbsent(key, entry);
+      if (earlier == null) {
+        entries.add(entry);
+      } else {
+        problems.add(
+            keyAt,
+            childPath,
+            "duplicate key (first written at line " + earlier.keyPosition().line() + ")");
+      }
+    }
+    return new YamlNode.Mapping(List.copyOf(entries), Map.copyOf(byKey), at);
+  }
+
+  private Position here(JsonParser parser) {
+    JsonLocation l = parser.currentTokenLocation();
+    return new Position(file, l.getLineNr(), l.getColumnNr());
+  }
+
+  private static String line(String text, int index) {
+    String[] lines = text.split("\n", -1);
+    return index >= 0 && index < lines.length ? lines[index] : "";
+  }
+
+  private static String keyOf(String path) {
+    return path.isEmpty() ? "(yaml)" : path;
+  }
+
+  private Problem syntaxProblem(JsonProcessingException e, String text) {
+    if (e.getCause() instanceof MarkedYAMLException m && m.getProblemMark() != null) {
+      Mark mark = m.getProblemMark();
+      String message = m.getProblem();
+      if (m.getContext() != null && m.getContextMark() != null) {
+        Mark c = m.getContextMark();
+        message +=
+            " (" + m.getContext() + " at " + (c.getLine() + 1) + ":" + (c.getColumn() + 1) + ")";
+      }
+      if (message.contains("flow") && line(text, mark.getLine()).contains("${")) {
+        // A '{' in "{bs: ${bs}}" opens a nested map: the commonest YAML slip in a matrix.
+        message += "; inside { } or [ ], quote a value that holds ${...}, e.g. bs: \"${bs}\"";
+      }
+      return new Problem(
+          new Position(file, mark.getLine() + 1, mark.getColumn() + 1), "(yaml)", message);
+    }
+    JsonLocation l = e.getLocation();
+    String message = e.getOriginalMessage();
+    if (message.startsWith("Expected a field name")) {
+      message = "a map key must be a single value, not a list or a map";
+    }
+    int newline = message.indexOf('\n');
+    return new Problem(
+        new Position(file, l == null ? 1 : l.getLineNr(), l == null ? 1 : l.getColumnNr()),
+        "(yaml)",
+        newline < 0 ? message : message.substring(0, newline));
+  }
+}

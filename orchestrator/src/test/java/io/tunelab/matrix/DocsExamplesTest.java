@@ -1,0 +1,103 @@
+package io.tunelab.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every {@code ```yaml} block of docs/matrix.md loads; every {@code ```yaml bad} block fails with
+ * exactly the message in the {@code ```text} block right after it.
+ */
+class DocsExamplesTest {
+  private static final String FILE = "matrix.yaml";
+
+  /** A fenced block of the page. */
+  record Block(String info, String text, int line) {}
+
+  @TestFactory
+  Stream<DynamicTest> everyYamlExampleLoadsOrFailsAsShown() {
+    List<Block> blocks = blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md")));
+    List<DynamicTest> tests = new ArrayList<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      Block b = blocks.get(i);
+      String name = "docs/matrix.md line " + b.line();
+      if (b.info().equals("yaml")) {
+        tests.add(
+            DynamicTest.dynamicTest(
+                name,
+                () -> {
+                  Matrix m = MatrixLoader.load(FILE, b.text());
+                  assertFalse(MatrixExpander.expand(m).isEmpty());
+                }));
+      } else if (b.info().equals("yaml bad")) {
+        Block shown = i + 1 < blocks.size() ? blocks.get(i + 1) : null;
+        tests.add(
+            DynamicTest.dynamicTest(
+                name,
+                () -> {
+                  assertTrue(
+                      shown != null && shown.info().equals("text"),
+                      "a bad example must be followed by a ```text block with its message");
+                  MatrixException e =
+                      assertThrows(MatrixException.class, () -> MatrixLoader.load(FILE, b.text()));
+                  assertEquals(shown.text().strip(), e.getMessage());
+                }));
+      }
+    }
+    assertTrue(tests.size() >= 10, "expected the page's examples, found " + tests.size());
+    return tests.stream();
+  }
+
+  @Test
+  void theDesignExampleIsOnThePageAndExpandsTo18Cells() {
+    Block first =
+        blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md"))).stream()
+            .filter(b -> b.info().equals("yaml"))
+            .findFirst()
+            .orElseThrow();
+    Matrix m = MatrixLoader.load(FILE, first.text());
+    assertEquals("loop-readahead", m.name());
+    assertEquals(18, MatrixExpander.expand(m).size());
+  }
+
+  @Test
+  void theExpansionOrderShownOnThePageIsTheRealOne() {
+    Block cases =
+        blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md"))).stream()
+            .filter(b -> b.text().startsWith("name: cases-example\n"))
+            .findFirst()
+            .orElseThrow();
+    List<Cell> cells = MatrixExpander.expand(MatrixLoader.load(FILE, cases.text()));
+    assertEquals(8, cells.size());
+    assertEquals("dirty_ratio=10/bs=4K/profile=baseline", cells.get(0).label());
+    assertEquals("dirty_ratio=10/bs=4K/profile=background-early", cells.get(1).label());
+    assertEquals("dirty_ratio=10/bs=1M/profile=baseline", cells.get(2).label());
+    assertEquals("dirty_ratio=40/bs=1M/profile=background-early", cells.get(7).label());
+  }
+
+  static List<Block> blocks(String markdown) {
+    List<Block> blocks = new ArrayList<>();
+    String[] lines = markdown.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      if (!lines[i].startsWith("```")) {
+        continue;
+      }
+      String info = lines[i].substring(3).strip();
+      StringBuilder text = new StringBuilder();
+      int start = i + 1;
+      for (i = i + 1; i < lines.length && !lines[i].equals("```"); i++) {
+        text.append(lines[i]).append('\n');
+      }
+      blocks.add(new Block(info, text.toString(), start + 1));
+    }
+    return blocks;
+  }
+}

@@ -1,0 +1,74 @@
+package io.tunelab.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every {@code valid/*.yaml} expands to its {@code .cells.txt}; every {@code invalid/*.yaml} fails
+ * with exactly its {@code .errors.txt}.
+ */
+class MatrixGoldenTest {
+
+  @TestFactory
+  Stream<DynamicTest> validMatricesExpandToTheirGoldenCells() throws IOException {
+    List<Path> files = yamlFiles("valid");
+    assertFalse(files.isEmpty(), "no valid examples found");
+    return files.stream()
+        .map(
+            yaml ->
+                DynamicTest.dynamicTest(
+                    yaml.getFileName().toString(),
+                    () -> {
+                      Matrix m = MatrixLoader.load(name(yaml), TestFiles.read(yaml));
+                      String actual = CellText.describe(m);
+                      Path golden = sibling(yaml, ".cells.txt");
+                      assertEquals(TestFiles.golden(golden, actual), actual);
+                    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> invalidMatricesFailWithTheirGoldenMessages() throws IOException {
+    List<Path> files = yamlFiles("invalid");
+    assertFalse(files.isEmpty(), "no invalid examples found");
+    return files.stream()
+        .map(
+            yaml ->
+                DynamicTest.dynamicTest(
+                    yaml.getFileName().toString(),
+                    () -> {
+                      MatrixException e =
+                          assertThrows(
+                              MatrixException.class,
+                              () -> MatrixLoader.load(name(yaml), TestFiles.read(yaml)));
+                      assertEquals(2, e.exitCode());
+                      String actual = e.getMessage() + "\n";
+                      Path golden = sibling(yaml, ".errors.txt");
+                      assertEquals(TestFiles.golden(golden, actual), actual);
+                    }));
+  }
+
+  private static List<Path> yamlFiles(String dir) throws IOException {
+    try (Stream<Path> s = Files.list(TestFiles.matrixResources().resolve(dir))) {
+      return s.filter(p -> p.toString().endsWith(".yaml")).sorted().collect(Collectors.toList());
+    }
+  }
+
+  private static String name(Path yaml) {
+    return yaml.getFileName().toString();
+  }
+
+  private static Path sibling(Path yaml, String suffix) {
+    String base = name(yaml).substring(0, name(yaml).length() - ".yaml".length());
+    return yaml.resolveSibling(base + suffix);
+  }
+}

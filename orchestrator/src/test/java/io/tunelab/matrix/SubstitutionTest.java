@@ -1,0 +1,71 @@
+package io.tunelab.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SubstitutionTest {
+  private static final Position AT = new Position("m.yaml", 7, 3);
+
+  @Test
+  void replacesEveryReference() {
+    assertEquals(
+        "/dev/loop3 bs=64M rep=2",
+        Substitution.apply(
+            "/dev/${dev} bs=${bs} rep=${rep}",
+            Map.of("dev", "loop3", "bs", "64M", "rep", "2"),
+            AT));
+  }
+
+  @Test
+  void leavesOtherDollarsToTheShell() {
+    assertEquals(
+        "echo $HOME $(date) $1 $", Substitution.apply("echo $HOME $(date) $1 $", Map.of(), AT));
+  }
+
+  @Test
+  void doubleDollarBraceIsALiteralDollarBrace() {
+    assertEquals(
+        "echo ${HOME:-/root} x",
+        Substitution.apply("echo $${HOME:-/root} ${v}", Map.of("v", "x"), AT));
+    assertEquals(Set.of(), Substitution.names("echo $${HOME:-/root}"));
+  }
+
+  @Test
+  void valuesAreNotScannedAgain() {
+    assertEquals("${b}", Substitution.apply("${a}", Map.of("a", "${b}", "b", "no"), AT));
+  }
+
+  @Test
+  void unknownNameNamesThePositionAndSuggests() {
+    MatrixException e =
+        assertThrows(
+            MatrixException.class,
+            () -> Substitution.apply("/dev/${devv}", Map.of("dev", "x"), AT));
+    assertEquals(
+        "m.yaml:7:3: ${devv}: unknown variable 'devv'; did you mean 'dev'?", e.getMessage());
+    assertEquals(2, e.exitCode());
+  }
+
+  @Test
+  void malformedReferencesAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> Substitution.names("a ${b"));
+    assertThrows(IllegalArgumentException.class, () -> Substitution.names("${a:-b}"));
+    assertThrows(IllegalArgumentException.class, () -> Substitution.names("${1x}"));
+    MatrixException e =
+        assertThrows(MatrixException.class, () -> Substitution.apply("x ${", Map.of(), AT));
+    assertEquals(
+        "m.yaml:7:3: x ${: unterminated '${' in 'x ${' (write '$${' for a literal '${')",
+        e.getMessage());
+  }
+
+  @Test
+  void namesInOrderOfFirstUse() {
+    assertEquals(List.of("b", "a"), List.copyOf(Substitution.names("${b}/${a}/${b}")));
+    assertEquals(List.of("b", "a", "b"), Substitution.references("${b}/${a}/${b}"));
+  }
+}
