@@ -37,6 +37,30 @@ public interface ResultStore extends AutoCloseable {
   /** Commits a trial's outcome, samples and settings, and refreshes its cell's statistics. */
   void finishTrial(long trialId, TrialResult result);
 
+  /**
+   * Every experiment with its progress, oldest first (for {@code tunelab status}). Added
+   * after the first cut of this interface, hence a default that only the SQLite store
+   * overrides; test doubles need not.
+   */
+  default List<ExperimentSummary> experiments() {
+    throw new UnsupportedOperationException("experiments() in " + getClass().getSimpleName());
+  }
+
+  /** The most recently created experiment (for {@code report} and {@code status} without one). */
+  default Optional<StoredExperiment> latest() {
+    throw new UnsupportedOperationException("latest() in " + getClass().getSimpleName());
+  }
+
+  /** The variables captured by setup steps, in the order they were recorded (for resume). */
+  default Map<String, String> variables(long experimentId) {
+    throw new UnsupportedOperationException("variables() in " + getClass().getSimpleName());
+  }
+
+  /** How many trials of the experiment are in each state (for exit code 1 and reports). */
+  default TrialCounts trialCounts(long experimentId) {
+    throw new UnsupportedOperationException("trialCounts() in " + getClass().getSimpleName());
+  }
+
   @Override
   void close();
 
@@ -89,6 +113,29 @@ public interface ResultStore extends AutoCloseable {
       String effective,
       String original,
       boolean written) {}
+
+  /** Trials of one experiment by status, warm-up trials included. */
+  record TrialCounts(int ok, int failed, int skipped, int pending, int running) {
+    public int total() {
+      return ok + failed + skipped + pending + running;
+    }
+
+    /** Pending plus running: what {@code resume} would still run. */
+    public int unfinished() {
+      return pending + running;
+    }
+  }
+
+  /** An experiment as {@code tunelab status} lists it; timestamps are ISO-8601 UTC or null. */
+  record ExperimentSummary(
+      long id,
+      String name,
+      String status,
+      String createdAt,
+      String startedAt,
+      String finishedAt,
+      int cells,
+      TrialCounts trials) {}
 
   /** What a trial produced. {@code status} is {@code ok} or {@code failed}. */
   record TrialResult(

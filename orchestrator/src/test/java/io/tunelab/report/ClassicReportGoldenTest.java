@@ -1,0 +1,137 @@
+package io.tunelab.report;
+
+import static io.tunelab.store.Fixtures.GIB;
+import static io.tunelab.store.Fixtures.cell;
+import static io.tunelab.store.Fixtures.dd;
+import static io.tunelab.store.Fixtures.experiment;
+import static io.tunelab.store.Fixtures.failed;
+import static io.tunelab.store.Fixtures.timed;
+
+import io.tunelab.store.Fixtures;
+import io.tunelab.store.ReportLoader;
+import io.tunelab.store.ResultStore.PlannedCell;
+import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.SqliteResultStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The classic report of databases built through the store API, compared with golden files. */
+class ClassicReportGoldenTest {
+  private static final String SCHEDULER = "server.block.${dev}.scheduler";
+  private static final String READ_AHEAD = "disk.block.${dev}.read_ahead_kb";
+
+  @TempDir Path dir;
+
+  private String report(long id, SqliteResultStore store) {
+    return ClassicReport.render(ReportLoader.load(store, id));
+  }
+
+  @Test
+  void casesWithSlashesEqualsAndColonsInterruptedWithAFailure() throws Exception {
+    Path db = dir.resolve("t.db");
+    long id;
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      List<PlannedCell> cells = new ArrayList<>();
+      int ordinal = 1;
+      for (String kase : List.of("default", "client:ra=2M/server:ra=2M")) {
+        for (String bs : List.of("64M", "32M", "16M")) {
+          cells.add(cell(ordinal++, SCHEDULER, "mq-deadline", "case", kase, "bs", bs));
+        }
+      }
+      id = store.createExperiment(experiment("iscsi-readahead", 3, 1, cells));
+      store.recordHost(id, "server", "srv1", Map.of("kernel_release", "6.6.13"));
+      store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
+      store.setExperimentStatus(id, "running");
+      // The design example's three reads for case default, bs=64M.
+      double[][] seconds = {
+        {16.067, 16.883, 16.096}, {16.211, 16.502, 16.398}, {17.012, 16.874, 17.354},
+        {9.213, 9.101, 9.344}, {9.556, 9.489, 9.601}, {10.02, 9.984, 10.113}
+      };
+      for (TrialRef t : store.unfinishedTrials(id)) {
+        int cell = t.cellOrdinal() - 1;
+        double bsMiB = Integer.parseInt(cells.get(cell).params().get("bs").replace("M", ""));
+        if (t.cellOrdinal() == 6 && t.rep() >= 2) {
+          break; // interrupted: the last two repetitions never ran
+        }
+        store.startTrial(t.trialId());
+        if (t.cellOrdinal() == 5 && t.rep() == 2) {
+          store.finishTrial(
+              t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error\nmore"));
+        } else if (t.warmup()) {
+          store.finishTrial(t.trialId(), dd(30.5, GIB, bsMiB));
+        } else {
+          store.finishTrial(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB));
+        }
+      }
+      store.setExperimentStatus(id, "interrupted");
+    }
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+      GoldenFiles.assertMatches("iscsi-readahead.txt", report(id, store));
+    }
+  }
+
+  @Test
+  void withoutACaseAxisBlocksAreEveryAxisButTheLast() throws Exception {
+    Path db = dir.resolve("t.db");
+    long id;
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      List<PlannedCell> cells = new ArrayList<>();
+      int ordinal = 1;
+      for (String scheduler : List.of("none", "mq-deadline")) {
+        for (String ra : List.of("default", "2048")) {
+          for (String bs : List.of("64M", "1M")) {
+            cells.add(cell(ordinal++, SCHEDULER, scheduler, READ_AHEAD, ra, "bs", bs));
+          }
+        }
+      }
+      id = store.createExperiment(experiment("loop-readahead", 2, 0, cells));
+      store.recordHost(id, "disk", "local", Map.of("kernel_release", "6.1.0"));
+      for (TrialRef t : store.unfinishedTrials(id)) {
+        double bsMiB = cells.get(t.cellOrdinal() - 1).params().get("bs").equals("1M") ? 1 : 64;
+        store.finishTrial(
+            t.trialId(),
+            dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB));
+      }
+      store.setExperimentStatus(id, "finished");
+    }
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+      GoldenFiles.assertMatches("loop-readahead.txt", report(id, store));
+    }
+  }
+
+  @Test
+  void aCommandWithoutParserReportsSecondsOnly() throws Exception {
+    Path db = dir.resolve("t.db");
+    long id;
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      List<PlannedCell> cells =
+          List.of(cell(1, "threads", "1"), cell(2, "threads", "2"), cell(3, "threads", "16"));
+      id = store.createExperiment(experiment("my-reader", 2, 0, cells));
+      for (TrialRef t : store.unfinishedTrials(id)) {
+        store.finishTrial(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1));
+      }
+      store.setExperimentStatus(id, "finished");
+    }
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+      GoldenFiles.assertMatches("my-reader.txt", report(id, store));
+    }
+  }
+
+  @Test
+  void aPlannedExperimentShowsItsShape() throws Exception {
+    Path db = dir.resolve("t.db");
+    long id;
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      id =
+          store.createExperiment(
+              experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))));
+    }
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+      GoldenFiles.assertMatches("planned.txt", report(id, store));
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package io.tunelab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.report.ReportData.Cell;
+import io.tunelab.report.ReportData.Stat;
+import io.tunelab.report.ReportData.Tally;
+import io.tunelab.report.ReportData.Trial;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClassicReportTest {
+  @Test
+  void headlineCountsWhatIsNotOk() {
+    ReportData data =
+        new ReportData(
+            7, "nfs", "running", List.of(), new Tally(12, 1, 2, 3, 1), "all", List.of(), List.of());
+
+    assertEquals(
+        "nfs (experiment 7, running): 12 of 19 trials ok; 1 failed, 2 skipped, 3 pending, 1"
+            + " running",
+        ClassicReport.headline(data));
+  }
+
+  @Test
+  void knobAxesAreShortenedUnlessTwoWouldClash() {
+    assertEquals(
+        Map.of(
+            "client.block.sdb.read_ahead_kb", "client.block.sdb.read_ahead_kb",
+            "server.block.sdb.read_ahead_kb", "server.block.sdb.read_ahead_kb",
+            "server.block.${dev}.iosched.fifo_batch", "fifo_batch",
+            "disk.sysfs:/sys/kernel/mm/transparent_hugepage/enabled", "enabled",
+            "bs", "bs"),
+        ClassicReport.shortNames(
+            List.of(
+                "client.block.sdb.read_ahead_kb",
+                "server.block.sdb.read_ahead_kb",
+                "server.block.${dev}.iosched.fifo_batch",
+                "disk.sysfs:/sys/kernel/mm/transparent_hugepage/enabled",
+                "bs")));
+  }
+
+  @Test
+  void aReportedJobOtherThanTheAggregateIsNamed() {
+    Cell cell =
+        new Cell(
+            1,
+            "",
+            Map.of(),
+            List.of(new Trial(1, false, "ok", 2.0, null)),
+            Map.of("seconds", new Stat("s", 1, 2.0, 0.0)));
+    ReportData data =
+        new ReportData(
+            1,
+            "one",
+            "finished",
+            List.of(),
+            new Tally(1, 0, 0, 0, 0),
+            "dd.0",
+            List.of(),
+            List.of(cell));
+
+    String report = ClassicReport.render(data);
+
+    assertTrue(report.contains("\njob: dd.0\n"), report);
+    assertTrue(report.endsWith("\n   t1  mean(s)  std(s)\n2.000    2.000   0.000\n"), report);
+  }
+}
