@@ -1,0 +1,47 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** The only place that exits: parses the command line, runs a command, maps errors to codes. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    System.exit(execute(args, out, err));
+  }
+
+  /** Runs tunelab with {@code args}; returns the exit code. */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    TunelabCommand top = new TunelabCommand();
+    CommandLine cli = new CommandLine(top);
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExitCodeExceptionMapper(e -> TunelabException.BAD_INPUT);
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          boolean trace = top.stacktrace;
+          if (e instanceof TunelabException t) {
+            err.println("tunelab: " + t.getMessage());
+            if (trace) {
+              t.printStackTrace(err);
+            }
+            return t.exitCode();
+          }
+          err.println("tunelab: internal error: " + e);
+          if (trace) {
+            e.printStackTrace(err);
+          } else {
+            err.println("(run again with --stacktrace for details)");
+          }
+          return TunelabException.INTERNAL;
+        });
+    int code = cli.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+}

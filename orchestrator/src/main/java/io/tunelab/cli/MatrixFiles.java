@@ -1,0 +1,23 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixLoader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reads a matrix file from disk: the file I/O the pure matrix package leaves to its caller. */
+final class MatrixFiles {
+  private MatrixFiles() {}
+
+  static Matrix load(Path file) {
+    try {
+      return MatrixLoader.load(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, file + ": cannot read the matrix: " + e.getMessage());
+    }
+  }
+}

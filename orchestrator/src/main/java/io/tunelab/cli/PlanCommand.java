@@ -1,0 +1,53 @@
+package io.tunelab.cli;
+
+import io.tunelab.matrix.Cell;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixExpander;
+import io.tunelab.plan.PlanBuilder;
+import io.tunelab.plan.Trial;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tunelab plan MATRIX}: the cells, trial count and settings per cell; touches nothing. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = "Show the cells, trial count and settings of a matrix; touches no host and no database.")
+final class PlanCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
+  Path matrix;
+
+  @Option(names = "--summary", description = "Print only the counts, not every cell.")
+  boolean summary;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Matrix m = MatrixFiles.load(matrix);
+    List<Cell> cells = MatrixExpander.expand(m);
+    List<Trial> trials = PlanBuilder.build(cells.size(), m.repeat(), m.warmup(), m.order(), m.seed());
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",
+        m.name(), cells.size(), m.repeat(), m.warmup(), trials.size(),
+        m.order().name().toLowerCase(java.util.Locale.ROOT), m.seed());
+    if (!summary) {
+      StringBuilder line = new StringBuilder();
+      for (Cell cell : cells) {
+        line.setLength(0);
+        line.append(String.format("%6d  %s", cell.ordinal(), cell.label()));
+        cell.knobs().forEach((k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
+        out.println(line);
+      }
+    }
+    return 0;
+  }
+}

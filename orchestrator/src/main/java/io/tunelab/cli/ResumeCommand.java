@@ -1,0 +1,51 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.store.ResultStore;
+import io.tunelab.store.SqliteResultStore;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tunelab resume EXPERIMENT}: run the trials an interrupted experiment did not finish. */
+@Command(
+    name = "resume",
+    mixinStandardHelpOptions = true,
+    description = "Continue an interrupted experiment; a finished trial never runs again.")
+final class ResumeCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "EXPERIMENT", description = "Experiment id or name (latest of that name).")
+  String experiment;
+
+  @Mixin DatabaseOption db;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ResultStore.StoredExperiment stored;
+    try (SqliteResultStore store = SqliteResultStore.open(db.path())) {
+      stored =
+          store
+              .findExperiment(experiment)
+              .orElseThrow(
+                  () ->
+                      new TunelabException(
+                          TunelabException.BAD_INPUT,
+                          "no experiment '" + experiment + "' in " + db.path()));
+    }
+    if (stored.status().equals("finished")) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "experiment " + stored.id() + " (" + stored.name() + ") is finished: nothing to resume");
+    }
+    return ExperimentSession.execute(
+        MatrixLoader.load(stored.matrixPath(), stored.matrixYaml()),
+        db.path(),
+        stored,
+        spec.commandLine().getOut());
+  }
+}

@@ -1,0 +1,29 @@
+package io.tunelab.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tunelab run MATRIX}: validate, preflight, run every trial, restore, report. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run an experiment matrix and store every trial.")
+final class RunCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
+  Path matrix;
+
+  @Mixin DatabaseOption db;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    return ExperimentSession.execute(
+        MatrixFiles.load(matrix), db.path(), null, spec.commandLine().getOut());
+  }
+}

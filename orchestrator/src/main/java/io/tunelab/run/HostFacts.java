@@ -1,0 +1,40 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads every host's facts and refuses hosts where the agent cannot write knobs. */
+final class HostFacts {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private HostFacts() {}
+
+  /** Host to facts ({@code kernel_release}, {@code boot_id}, {@code cpus}, {@code mem_kb}, …). */
+  static Map<String, Map<String, String>> gather(Hosts hosts) {
+    Map<String, Map<String, String>> facts =
+        hosts.parallel(
+            session -> {
+              AgentResponse response = session.require("facts", List.of(), TIMEOUT);
+              Map<String, String> map = new LinkedHashMap<>();
+              for (String line : response.lines()) {
+                String[] kv = line.split("\t", 2);
+                map.merge(kv[0], kv.length > 1 ? kv[1] : "", (a, b) -> a + "\n" + b);
+              }
+              return map;
+            });
+    facts.forEach(
+        (host, map) -> {
+          if (!"0".equals(map.get("uid"))) {
+            throw new TunelabException(
+                TunelabException.HOST_REFUSED,
+                "host " + host + ": tunelab must run as root to write sysfs and /proc/sys"
+                    + " (the agent runs as uid " + map.get("uid") + "); run it as root");
+          }
+        });
+    return facts;
+  }
+}

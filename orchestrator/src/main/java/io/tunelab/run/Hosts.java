@@ -1,0 +1,102 @@
+package io.tunelab.run;
+
+import io.tunelab.agent.AgentSession;
+import io.tunelab.agents.AgentScript;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/** The agent sessions of an experiment, one per host however many roles it plays. */
+public final class Hosts implements AutoCloseable {
+  private final Map<String, String> roleToHost;
+  private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
+  private final ExecutorService pool;
+
+  private Hosts(Map<String, String> roleToHost) {
+    this.roleToHost = Map.copyOf(roleToHost);
+    this.pool =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "tunelab-host");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Connects to every host of {@code roles} (role to host) and starts its agent. */
+  public static Hosts connect(Map<String, String> roles, HostConnector connector) {
+    Hosts hosts = new Hosts(roles);
+    try {
+      List<String> names = roles.values().stream().distinct().toList();
+      Map<String, AgentSession> started =
+          hosts.forEachName(
+              names, name -> AgentSession.start(connector.connect(name), AgentScript.load()));
+      hosts.sessions.putAll(started);
+      return hosts;
+    } catch (RuntimeException e) {
+      hosts.close();
+      throw e;
+    }
+  }
+
+  public String hostOf(String role) {
+    return roleToHost.get(role);
+  }
+
+  public AgentSession session(String host) {
+    return sessions.get(host);
+  }
+
+  public Map<String, String> roles() {
+    return roleToHost;
+  }
+
+  public List<AgentSession> all() {
+    return List.copyOf(sessions.values());
+  }
+
+  /** Runs {@code action} on every host at once and returns the results by host name. */
+  public <T> Map<String, T> parallel(Function<AgentSession, T> action) {
+    return forEachName(List.copyOf(sessions.keySet()), name -> action.apply(sessions.get(name)));
+  }
+
+  private <T> Map<String, T> forEachName(List<String> names, Function<String, T> action) {
+    Map<String, Future<T>> futures = new LinkedHashMap<>();
+    for (String name : names) {
+      Callable<T> task = () -> action.apply(name);
+      futures.put(name, pool.submit(task));
+    }
+    Map<String, T> results = new LinkedHashMap<>();
+    List<RuntimeException> failures = new ArrayList<>();
+    for (Map.Entry<String, Future<T>> f : futures.entrySet()) {
+      try {
+        results.put(f.getKey(), f.getValue().get());
+      } catch (ExecutionException e) {
+        failures.add(
+            e.getCause() instanceof RuntimeException r ? r : new RuntimeException(e.getCause()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failures.add(new IllegalStateException("interrupted", e));
+      }
+    }
+    if (!failures.isEmpty()) {
+      RuntimeException first = failures.get(0);
+      failures.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
+    return results;
+  }
+
+  @Override
+  public void close() {
+    sessions.values().forEach(AgentSession::close);
+    pool.shutdownNow();
+  }
+}

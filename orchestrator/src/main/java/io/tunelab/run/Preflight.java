@@ -1,0 +1,80 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentResponse;
+import io.tunelab.agent.AgentSession;
+import io.tunelab.knob.ApplyPlanner;
+import io.tunelab.knob.Knob;
+import io.tunelab.knob.KnobChecks;
+import io.tunelab.knob.ReadResult;
+import io.tunelab.matrix.Cell;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks, before the first write, that every knob exists on its host, is writable, and accepts
+ * every value the plan will write; returns each knob's value at the start (its original).
+ */
+final class Preflight {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  private Preflight() {}
+
+  /** Host to path to normalized original value; throws exit 3 listing every problem. */
+  static Map<String, Map<String, String>> check(
+      Hosts hosts, ExperimentKnobs knobs, List<Cell> cells, Map<String, String> captures) {
+    Map<String, Map<Knob, Set<String>>> values = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    for (Cell cell : cells) {
+      Map<String, Map<Knob, String>> byHost = new LinkedHashMap<>();
+      knobs
+          .requested(cell, captures, 1)
+          .forEach(
+              (k, v) -> {
+                byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v);
+                values
+                    .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
+                    .computeIfAbsent(k.knob(), x -> new LinkedHashSet<>())
+                    .add(v);
+              });
+      byHost.forEach(
+          (host, requested) ->
+              ApplyPlanner.conflicts(requested)
+                  .ifPresent(p -> problems.add("host " + host + ": cell " + cell.label() + ": " + p)));
+    }
+    Map<String, Map<String, ReadResult>> reads =
+        hosts.parallel(
+            s -> read(s, KnobChecks.pathsToRead(values.getOrDefault(s.host(), Map.of()).keySet())));
+    Map<String, Map<String, String>> originals = new HashMap<>();
+    values.forEach(
+        (host, perKnob) -> {
+          KnobChecks.checkAll(perKnob, reads.get(host)).forEach(p -> problems.add("host " + host + ": " + p));
+          originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
+        });
+    if (!problems.isEmpty()) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          "preflight refused the plan; nothing was changed:\n  " + String.join("\n  ", problems));
+    }
+    return originals;
+  }
+
+  private static Map<String, ReadResult> read(AgentSession session, List<String> paths) {
+    Map<String, ReadResult> results = new HashMap<>();
+    if (paths.isEmpty()) {
+      return results;
+    }
+    AgentResponse response = session.require("read", paths, TIMEOUT);
+    for (String line : response.lines()) {
+      String[] row = line.split("\t", 3);
+      results.put(row[1], ReadResult.of(row[0], row.length > 2 ? row[2] : ""));
+    }
+    return results;
+  }
+}

@@ -1,0 +1,50 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentResponse;
+import io.tunelab.agent.AgentSession;
+import io.tunelab.matrix.Step;
+import io.tunelab.matrix.Substitution;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Runs setup and teardown steps through the agent of the step's role, capturing stdout. */
+final class Steps {
+  private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+  private Steps() {}
+
+  /** Runs {@code step}; adds its capture to {@code vars}; throws when it exits non-zero. */
+  static void run(Hosts hosts, Step step, Map<String, String> vars) {
+    String command = Substitution.apply(step.run(), vars, step.position());
+    AgentSession session = hosts.session(hosts.hostOf(step.on()));
+    AgentResponse response =
+        session.request(
+            "run",
+            List.of("timeout\t" + TIMEOUT.toSeconds(), "job\tstep", "arg\tsh", "arg\t-c", "arg\t" + command),
+            TIMEOUT.plus(Duration.ofMinutes(1)));
+    List<String[]> job = response.rows("job", 5);
+    int rc = job.isEmpty() ? -1 : Integer.parseInt(job.get(0)[2]);
+    if (rc != 0) {
+      List<String[]> err = response.rows("err", 3);
+      String last = err.isEmpty() ? "" : ": " + err.get(err.size() - 1)[2];
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          step.position() + ": host " + session.host() + ": step '" + command + "' exited " + rc + last);
+    }
+    if (step.capture() != null) {
+      List<String[]> out = response.rows("out", 3);
+      String last = out.isEmpty() ? "" : out.get(out.size() - 1)[2].trim();
+      String value = last.substring(last.lastIndexOf('/') + 1);
+      if (!value.matches("[A-Za-z0-9._:+-]+")) {
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED,
+            step.position() + ": host " + session.host() + ": step '" + command
+                + "' printed '" + last + "', which is no safe value for ${" + step.capture()
+                + "} (letters, digits and . _ : + - only)");
+      }
+      vars.put(step.capture(), value);
+    }
+  }
+}

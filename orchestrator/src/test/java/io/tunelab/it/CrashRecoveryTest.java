@@ -1,0 +1,123 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kill -9} of the controller: {@code restore} undoes, {@code resume} finishes the plan. */
+class CrashRecoveryTest {
+  @TempDir Path dir;
+  LoopDisk disk;
+  String readAhead;
+
+  @BeforeEach
+  void disk() throws Exception {
+    Lab.requireRoot();
+    disk = LoopDisk.create(dir, 16);
+    readAhead = disk.queue("read_ahead_kb");
+  }
+
+  @AfterEach
+  void release() throws Exception {
+    if (disk != null) {
+      disk.close();
+    }
+  }
+
+  /** Starts {@code tunelab run} as a separate JVM and kills it -9 once trial {@code seq} runs. */
+  private Path runAndKill(Path db, int seq) throws Exception {
+    Path m = dir.resolve("m.yaml");
+    Files.writeString(
+        m,
+        """
+        name: crash
+        matrix:
+          local.block.DEV.read_ahead_kb: [1024, 2048, 4096]
+        repeat: 2
+        workload:
+          command: sleep 0.4
+        """
+            .replace("DEV", disk.dev));
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    ProcessHandle.current().info().command().orElse("java"),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "io.tunelab.cli.Main",
+                    "run",
+                    m.toString(),
+                    "--db",
+                    db.toString()))
+            .redirectOutput(dir.resolve("out.txt").toFile())
+            .redirectErrorStream(true)
+            .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(db)
+          && !EndToEndTest.rows(db, "select 1 from trials where seq = " + seq + " and status = 'running'")
+              .isEmpty()) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    p.destroyForcibly();
+    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    return m;
+  }
+
+  @Test
+  void restoreAfterKillNineUndoesEverySetting() throws Exception {
+    Path db = dir.resolve("t.db");
+    runAndKill(db, 2);
+    assertNotEquals(readAhead, disk.queue("read_ahead_kb"), "the killed run left the knob set");
+    Lab.Result r = Lab.tunelab("restore");
+    assertEquals(0, r.code(), r.all());
+    assertTrue(r.out().contains("read_ahead_kb"), r.out());
+    assertEquals(readAhead, disk.queue("read_ahead_kb"));
+    Lab.Result again = Lab.tunelab("restore");
+    assertTrue(again.out().contains("nothing to restore"), again.out());
+  }
+
+  @Test
+  void resumeAfterKillFinishesThePlanWithoutRepeatingATrial() throws Exception {
+    Path db = dir.resolve("t.db");
+    runAndKill(db, 3);
+    int okBefore =
+        Integer.parseInt(EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'").get(0).get(0));
+    List<List<String>> finishedBefore =
+        EndToEndTest.rows(db, "select id, finished_at from trials where status = 'ok' order by id");
+    assertTrue(okBefore >= 1 && okBefore < 6, "killed mid-plan: " + okBefore);
+
+    Lab.Result r = Lab.tunelab("resume", "crash", "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(List.of("6", "6")),
+        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+    // Trials finished before the kill were not run again.
+    assertEquals(
+        finishedBefore,
+        EndToEndTest.rows(
+            db,
+            "select id, finished_at from trials where id in ("
+                + String.join(",", finishedBefore.stream().map(x -> x.get(0)).toList())
+                + ") order by id"));
+    // One sample set per trial: nothing was recorded twice.
+    assertEquals(
+        List.of(),
+        EndToEndTest.rows(
+            db, "select trial_id from samples where job = 'all' group by trial_id having count(*) > 1"));
+    assertEquals(List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+    assertEquals(readAhead, disk.queue("read_ahead_kb"));
+  }
+
+}

@@ -1,0 +1,215 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real runs on a real loop disk, as root, through the CLI and the real agent. */
+class EndToEndTest {
+  @TempDir Path dir;
+  LoopDisk disk;
+  String readAhead;
+  String maxSectors;
+  String scheduler;
+
+  @BeforeEach
+  void disk() throws Exception {
+    Lab.requireRoot();
+    disk = LoopDisk.create(dir, 64);
+    readAhead = disk.queue("read_ahead_kb");
+    maxSectors = disk.queue("max_sectors_kb");
+    scheduler = disk.scheduler();
+  }
+
+  @AfterEach
+  void release() throws Exception {
+    if (disk != null) {
+      disk.close();
+    }
+  }
+
+  private Path matrix(String body) throws Exception {
+    Path file = dir.resolve("m.yaml");
+    Files.writeString(file, body.replace("DEV", disk.dev));
+    return file;
+  }
+
+  private void assertOriginals() throws Exception {
+    assertEquals(readAhead, disk.queue("read_ahead_kb"), "read_ahead_kb restored");
+    assertEquals(maxSectors, disk.queue("max_sectors_kb"), "max_sectors_kb restored");
+    assertEquals(scheduler, disk.scheduler(), "scheduler restored");
+  }
+
+  static List<List<String>> rows(Path db, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      List<List<String>> rows = new ArrayList<>();
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getString(i));
+        }
+        rows.add(row);
+      }
+      return rows;
+    }
+  }
+
+  @Test
+  void appliesEveryCellReadsBackStoresAndRestores() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: e2e-apply
+            matrix:
+              local.block.DEV.scheduler: [mq-deadline, none]
+              local.block.DEV.read_ahead_kb: [256, 2048]
+              case:
+                plain: {}
+                small:
+                  local.block.DEV.max_sectors_kb: 64
+            repeat: 2
+            warmup: 1
+            before_trial: [sync, drop_caches]
+            workload:
+              dd:
+                input: /dev/DEV
+                output: /dev/null
+                bs: 1M
+                total: 8MiB
+            """);
+    Path db = dir.resolve("t.db");
+    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    assertOriginals();
+
+    assertEquals(
+        List.of(List.of("24", "8")),
+        rows(db, "select count(*), sum(warmup) from trials where status = 'ok'"));
+    // Every trial read back what it asked for; 'default' ran at the original value.
+    assertEquals(
+        List.of(),
+        rows(
+            db,
+            "select knob, requested, effective, original from settings where"
+                + " (requested <> 'default' and requested <> effective)"
+                + " or (requested = 'default' and effective <> original)"));
+    assertEquals(
+        List.of(List.of(maxSectors)),
+        rows(db, "select distinct original from settings where knob like '%max_sectors_kb'"));
+    // Between cells only changed knobs are written: the scheduler changes only between
+    // blocks of cells in sequential order, so far fewer writes than trials.
+    List<List<String>> schedulerWrites =
+        rows(db, "select count(*) from settings where knob like '%scheduler' and written = 1");
+    assertTrue(Integer.parseInt(schedulerWrites.get(0).get(0)) <= 2, schedulerWrites.toString());
+    // Statistics leave warm-ups out: 2 measured repetitions per cell.
+    assertEquals(
+        List.of(List.of("8", "2")),
+        rows(
+            db,
+            "select count(*), min(n) from cell_stats where job = 'all' and metric = 'mib_per_s'"));
+    assertTrue(r.out().contains("MiB/s"), r.out());
+  }
+
+  @Test
+  void largerReadAheadReadsFaster() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: e2e-readahead
+            matrix:
+              local.block.DEV.read_ahead_kb: [0, 4096]
+            repeat: 3
+            before_trial: [drop_caches]
+            workload:
+              dd:
+                input: /dev/DEV
+                output: /dev/null
+                bs: 4K
+                total: 32MiB
+            """);
+    Path db = dir.resolve("t.db");
+    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    List<List<String>> means =
+        rows(
+            db,
+            "select p.value, s.mean from cell_stats s join cells c on c.id = s.cell_id"
+                + " join cell_params p on p.cell_id = c.id"
+                + " where s.job = 'all' and s.metric = 'mib_per_s' order by c.ordinal");
+    double none = Double.parseDouble(means.get(0).get(1));
+    double large = Double.parseDouble(means.get(1).get(1));
+    assertTrue(large > 1.5 * none, "read_ahead_kb 4096 should read faster than 0: " + means);
+    assertOriginals();
+  }
+
+  @Test
+  void failingWorkloadIsRecordedAndSettingsRestored() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: e2e-fail
+            matrix:
+              local.block.DEV.read_ahead_kb: [1024, 2048]
+            workload:
+              command: echo broken >&2; exit 3
+            """);
+    Path db = dir.resolve("t.db");
+    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(1, r.code(), r.all());
+    List<List<String>> trials = rows(db, "select status, error from trials");
+    assertEquals(2, trials.size());
+    for (List<String> t : trials) {
+      assertEquals("failed", t.get(0));
+      assertTrue(t.get(1).contains("exited 3") && t.get(1).contains("broken"), t.get(1));
+    }
+    assertOriginals();
+  }
+
+  @Test
+  void badInputTouchesNothingAndWritesNoExperiment() throws Exception {
+    Path db = dir.resolve("t.db");
+    String workload = "workload:\n  dd: {input: /dev/DEV, output: /dev/null, bs: 1M, count: 1}\n";
+    String[][] cases = {
+      {"name: x\nmatrix: [oops\n", "2"},
+      {"name: x\nrepaet: 3\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n" + workload, "2"},
+      {"name: x\nmatrix:\n  local.block.DEV.read_ahaed_kb: [4096]\n" + workload, "2"},
+      {"name: x\nmatrix:\n  local.block.nosuchdisk9.read_ahead_kb: [4096]\n" + workload, "3"},
+      {"name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n  local.block.DEV.scheduler: [cfq]\n"
+          + workload, "3"},
+      {"name: x\nmatrix:\n  local.block.DEV.max_sectors_kb: [999999999]\n" + workload, "3"},
+    };
+    for (String[] c : cases) {
+      Path m = matrix(c[0]);
+      Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+      assertEquals(Integer.parseInt(c[1]), r.code(), c[0] + "\n" + r.all());
+      assertTrue(r.err().contains(m.toString()) || r.err().contains("host local"), r.err());
+      assertFalse(r.err().contains("Exception"), r.err());
+      assertOriginals();
+      if (Files.exists(db)) {
+        assertEquals(List.of(List.of("0")), rows(db, "select count(*) from experiments"));
+      }
+    }
+    Path m = matrix("name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n" + workload);
+    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", "/proc/tunelab-no/t.db");
+    assertEquals(2, r.code(), r.all());
+    assertTrue(r.err().contains("/proc/tunelab-no/t.db"), r.err());
+    assertOriginals();
+  }
+}

@@ -1,0 +1,49 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.tunelab.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+
+/** What the end-to-end tests need from this machine, and a way to call the CLI in-process. */
+final class Lab {
+  private Lab() {}
+
+  /** Root is required; under CI a missing requirement fails instead of skipping. */
+  static void requireRoot() throws IOException {
+    String status = Files.readString(Path.of("/proc/self/status"));
+    boolean root = status.lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
+    if (!root) {
+      if ("true".equals(System.getenv("CI"))) {
+        fail("these tests need root (loop devices, sysfs writes) and CI=true forbids skipping");
+      }
+      Assumptions.abort("needs root: loop devices and sysfs writes");
+    }
+  }
+
+  /** The outcome of one CLI call. */
+  record Result(int code, String out, String err) {
+    String all() {
+      return out + err;
+    }
+  }
+
+  static Result tunelab(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  /** The repository root (surefire sets TUNELAB_ROOT). */
+  static Path root() {
+    String env = System.getenv("TUNELAB_ROOT");
+    Path p = env != null ? Path.of(env) : Path.of("").toAbsolutePath().getParent();
+    return p.toAbsolutePath();
+  }
+}

@@ -1,0 +1,53 @@
+package io.tunelab.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A loop device over a file the test made; the only block device tests may tune. */
+final class LoopDisk implements AutoCloseable {
+  final Path image;
+  final String dev;
+
+  private LoopDisk(Path image, String dev) {
+    this.image = image;
+    this.dev = dev;
+  }
+
+  /** A loop disk of {@code mib} MiB of real (non-sparse) blocks. */
+  static LoopDisk create(Path dir, int mib) throws IOException, InterruptedException {
+    Path image = dir.resolve("disk.img");
+    sh("dd if=/dev/zero of=" + image + " bs=1M count=" + mib + " conv=fsync status=none");
+    String dev = sh("losetup -f --show " + image).trim();
+    return new LoopDisk(image, dev.substring(dev.lastIndexOf('/') + 1));
+  }
+
+  String queue(String attr) throws IOException {
+    return Files.readString(Path.of("/sys/block", dev, "queue", attr), StandardCharsets.UTF_8).trim();
+  }
+
+  /** The selected scheduler, e.g. {@code none}. */
+  String scheduler() throws IOException {
+    String line = queue("scheduler");
+    int open = line.indexOf('[');
+    return open < 0 ? line : line.substring(open + 1, line.indexOf(']'));
+  }
+
+  static String sh(String command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(List.of("sh", "-c", command)).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("'" + command + "' failed: " + out);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    sh("losetup -d /dev/" + dev + " || true");
+    Files.deleteIfExists(image);
+  }
+}

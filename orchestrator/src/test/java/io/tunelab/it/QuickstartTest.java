@@ -1,0 +1,43 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The README's first command, as written, on this machine. */
+class QuickstartTest {
+  @TempDir Path dir;
+
+  @Test
+  void quickstartRunsEndToEndAndCleansUp() throws Exception {
+    Lab.requireRoot();
+    Path matrix = Lab.root().resolve("matrices/quickstart.yaml");
+    Path db = dir.resolve("q.db");
+    String loopsBefore = LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim();
+
+    Lab.Result r = Lab.tunelab("run", matrix.toString(), "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(List.of("18", "18")),
+        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+    assertEquals(
+        List.of(List.of("6")),
+        EndToEndTest.rows(
+            db, "select count(*) from cell_stats where job = 'all' and metric = 'mib_per_s' and n = 3"));
+    // the loop disk the setup step created is gone again, and so is its image
+    assertEquals(loopsBefore, LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim());
+    assertTrue(!Files.exists(Path.of("/var/tmp/tunelab-quickstart.img")));
+    // captured variables and host facts are kept with the experiment
+    assertEquals(1, EndToEndTest.rows(db, "select value from variables where name = 'dev'").size());
+    assertEquals(
+        List.of(List.of(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim())),
+        EndToEndTest.rows(db, "select boot_id from hosts"));
+    assertTrue(r.out().contains("IOPS"), r.out());
+  }
+}
