@@ -35,6 +35,14 @@ class CrashRecoveryTest {
 
   /** Starts {@code tunelab run} as a separate JVM and kills it -9 once trial {@code seq} runs. */
   private Path runAndKill(Path db, int seq) throws Exception {
+    Process p = startAndWaitFor(db, seq, "sleep 0.4");
+    p.destroyForcibly();
+    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    return dir.resolve("m.yaml");
+  }
+
+  /** Starts {@code tunelab run} as a separate JVM; returns once trial {@code seq} runs. */
+  private Process startAndWaitFor(Path db, int seq, String workload) throws Exception {
     Path m = dir.resolve("m.yaml");
     Files.writeString(
         m,
@@ -44,9 +52,10 @@ class CrashRecoveryTest {
           local.block.DEV.read_ahead_kb: [1024, 2048, 4096]
         repeat: 2
         workload:
-          command: sleep 0.4
+          command: WORKLOAD
         """
-            .replace("DEV", disk.dev));
+            .replace("DEV", disk.dev)
+            .replace("WORKLOAD", workload));
     Process p =
         new ProcessBuilder(
                 List.of(
@@ -70,9 +79,26 @@ class CrashRecoveryTest {
       }
       Thread.sleep(20);
     }
-    p.destroyForcibly();
-    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-    return m;
+    return p;
+  }
+
+  @Test
+  void ctrlCStopsTheWorkloadRestoresAndMarksTheExperimentInterrupted() throws Exception {
+    Path db = dir.resolve("t.db");
+    Process p = startAndWaitFor(db, 2, "sleep 30");
+    assertNotEquals(readAhead, disk.queue("read_ahead_kb"));
+    long start = System.nanoTime();
+    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the run stops soon after Ctrl-C");
+    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20));
+    assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored on Ctrl-C");
+    String out = Files.readString(dir.resolve("out.txt"));
+    assertTrue(out.contains("restored"), out);
+    assertEquals(List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+    assertEquals(
+        List.of(List.of("1", "1")),
+        EndToEndTest.rows(
+            db, "select sum(status = 'ok'), sum(status = 'running') from trials"));
   }
 
   @Test

@@ -160,6 +160,40 @@ class EndToEndTest {
   }
 
   @Test
+  void concurrentDdProcessesGetTheirOwnRegionsAndAnAggregate() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: e2e-processes
+            matrix:
+              procs: [1, 2]
+            workload:
+              dd:
+                input: /dev/DEV
+                output: /dev/null
+                bs: 1M
+                total: 8MiB
+                flags: [iflag=direct]
+                processes: ${procs}
+            """);
+    Path db = dir.resolve("t.db");
+    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(
+            List.of("1", "all", "8388608"),
+            List.of("1", "dd.0", "8388608"),
+            List.of("2", "all", "16777216"),
+            List.of("2", "dd.0", "8388608"),
+            List.of("2", "dd.1", "8388608")),
+        rows(
+            db,
+            "select c.ordinal, s.job, cast(s.value as integer) from samples s"
+                + " join trials t on t.id = s.trial_id join cells c on c.id = t.cell_id"
+                + " where s.metric = 'bytes' order by c.ordinal, s.job"));
+  }
+
+  @Test
   void failingWorkloadIsRecordedAndSettingsRestored() throws Exception {
     Path m =
         matrix(
