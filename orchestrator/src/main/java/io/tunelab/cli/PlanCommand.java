@@ -1,6 +1,5 @@
 package io.tunelab.cli;
 
-import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixExpander;
 import io.tunelab.plan.PlanBuilder;
@@ -32,21 +31,25 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Matrix m = MatrixFiles.load(matrix);
-    List<Cell> cells = MatrixExpander.expand(m);
-    List<Trial> trials = PlanBuilder.build(cells.size(), m.repeat(), m.warmup(), m.order(), m.seed());
+    int cells = Math.toIntExact(MatrixExpander.count(m));
+    List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",
-        m.name(), cells.size(), m.repeat(), m.warmup(), trials.size(),
+        m.name(), cells, m.repeat(), m.warmup(), trials.size(),
         m.order().name().toLowerCase(java.util.Locale.ROOT), m.seed());
     if (!summary) {
+      // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();
-      for (Cell cell : cells) {
-        line.setLength(0);
-        line.append(String.format("%6d  %s", cell.ordinal(), cell.label()));
-        cell.knobs().forEach((k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
-        out.println(line);
-      }
+      MatrixExpander.stream(m)
+          .forEach(
+              cell -> {
+                line.setLength(0);
+                line.append(String.format("%6d  %s", cell.ordinal(), cell.label()));
+                cell.knobs()
+                    .forEach((k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
+                out.println(line);
+              });
     }
     return 0;
   }

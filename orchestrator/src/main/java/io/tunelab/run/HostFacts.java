@@ -22,7 +22,14 @@ final class HostFacts {
               Map<String, String> map = new LinkedHashMap<>();
               for (String line : response.lines()) {
                 String[] kv = line.split("\t", 2);
-                map.merge(kv[0], kv.length > 1 ? kv[1] : "", (a, b) -> a + "\n" + b);
+                String value = kv.length > 1 ? kv[1] : "";
+                if (kv[0].equals("block") && value.contains("\t")) {
+                  // one fact per device, so SQL can ask which schedulers a disk offered
+                  String[] dev = value.split("\t", 2);
+                  map.put("block." + dev[0] + ".scheduler", dev[1]);
+                } else {
+                  map.put(kv[0], value);
+                }
               }
               return map;
             });
