@@ -1,0 +1,270 @@
+package io.tunelab.inventory;
+
+import io.tunelab.matrix.Position;
+import io.tunelab.matrix.Problem;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Turns the YAML tree of an inventory into {@link HostSpec}s, collecting every problem. */
+final class HostsReader {
+  private static final List<String> TOP_KEYS = List.of("hosts");
+  private static final List<String> HOST_KEYS =
+      List.of(
+          "address",
+          "port",
+          "user",
+          "identity",
+          "known_hosts",
+          "host_key",
+          "become",
+          "passphrase_env");
+  private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+
+  private final String file;
+  private final String baseDir;
+  private final List<Problem> problems;
+
+  HostsReader(String file, String baseDir, List<Problem> problems) {
+    this.file = file;
+    this.baseDir = baseDir == null ? "" : baseDir;
+    this.problems = problems;
+  }
+
+  Map<String, HostSpec> read(YamlTree.Node root) {
+    Map<String, HostSpec> hosts = new LinkedHashMap<>();
+    if (root == null || (root instanceof YamlTree.Scalar s && s.isNull())) {
+      problem(
+          new Position(file, 1, 1),
+          "(yaml)",
+          "the inventory is empty; write hosts: with one entry per host");
+      return hosts;
+    }
+    if (!(root instanceof YamlTree.Mapping top)) {
+      problem(root.position(), "(yaml)", "expected a map with the key hosts, got " + root.kind());
+      return hosts;
+    }
+    YamlTree.Entry hostsEntry = null;
+    for (YamlTree.Entry e : top.entries()) {
+      if (e.key().equals("hosts")) {
+        hostsEntry = e;
+      } else {
+        problem(e.keyPosition(), e.key(), "unknown key" + DidYouMean.hint(e.key(), TOP_KEYS));
+      }
+    }
+    if (hostsEntry == null) {
+      problem(top.position(), "hosts", "missing; list the hosts under hosts:");
+      return hosts;
+    }
+    if (!(hostsEntry.value() instanceof YamlTree.Mapping byName)) {
+      problem(
+          hostsEntry.value().position(),
+          "hosts",
+          "expected a map from host name to its settings, got " + hostsEntry.value().kind());
+      return hosts;
+    }
+    if (byName.entries().isEmpty()) {
+      problem(byName.position(), "hosts", "no hosts; add at least one");
+    }
+    for (YamlTree.Entry e : byName.entries()) {
+      HostSpec spec = host(e);
+      if (spec != null) {
+        hosts.put(spec.name(), spec);
+      }
+    }
+    return Collections.unmodifiableMap(hosts);
+  }
+
+  private HostSpec host(YamlTree.Entry entry) {
+    String name = entry.key();
+    String key = "hosts." + name;
+    if (name.equals(Inventory.LOCAL)) {
+      problem(
+          entry.keyPosition(),
+          key,
+          "the name 'local' is reserved for the built-in host; choose another name");
+      return null;
+    }
+    if (!HOST_NAME.matcher(name).matches()) {
+      problem(
+          entry.keyPosition(),
+          key,
+          "a host name uses letters, digits, '_', '.' and '-' (and starts with a letter, digit"
+              + " or '_')");
+      return null;
+    }
+    Map<String, YamlTree.Node> fields = new LinkedHashMap<>();
+    YamlTree.Node value = entry.value();
+    if (value instanceof YamlTree.Mapping m) {
+      for (YamlTree.Entry f : m.entries()) {
+        if (HOST_KEYS.contains(f.key())) {
+          fields.put(f.key(), f.value());
+        } else if (f.key().equals("passphrase") || f.key().equals("password")) {
+          problem(
+              f.keyPosition(),
+              key + "." + f.key(),
+              "unknown key; secrets stay out of the inventory: name the environment variable"
+                  + " that holds the key's passphrase with passphrase_env");
+        } else {
+          problem(
+              f.keyPosition(),
+              key + "." + f.key(),
+              "unknown key" + DidYouMean.hint(f.key(), HOST_KEYS));
+        }
+      }
+    } else if (!(value instanceof YamlTree.Scalar s && s.isNull())) {
+      problem(
+          value.position(),
+          key,
+          "expected a map of settings (address, port, user, ...), got "
+              + value.kind()
+              + "; e.g. "
+              + name
+              + ": {address: "
+              + (value instanceof YamlTree.Scalar s ? s.text() : "192.0.2.10")
+              + "}");
+      return null;
+    }
+    Field f = new Field(key, fields);
+    String address = f.text("address");
+    if (address != null && address.contains("@")) {
+      f.report("address", "write the user under user:, not in the address");
+    } else if (address != null && address.chars().anyMatch(Character::isWhitespace)) {
+      f.report("address", "an address has no spaces");
+    }
+    String user = f.text("user");
+    if (user != null && (user.contains("@") || user.chars().anyMatch(Character::isWhitespace))) {
+      f.report("user", "a user name has no spaces and no '@'");
+    }
+    return new HostSpec(
+        name,
+        address == null ? name : address,
+        f.port(),
+        user,
+        path(f.text("identity")),
+        path(f.text("known_hosts")),
+        f.choice("host_key", HostKeyPolicy.values(), HostKeyPolicy.STRICT),
+        f.choice("become", Become.values(), Become.NONE),
+        f.envName(),
+        entry.keyPosition());
+  }
+
+  /** Resolves a relative path against the inventory's directory; keeps absolute and ~ paths. */
+  private String path(String path) {
+    if (path == null || path.startsWith("/") || path.startsWith("~") || baseDir.isEmpty()) {
+      return path;
+    }
+    return normalize(baseDir + "/" + path);
+  }
+
+  /** Drops empty and {@code .} segments and folds {@code dir/..}, as the file system would. */
+  static String normalize(String path) {
+    java.util.Deque<String> kept = new java.util.ArrayDeque<>();
+    for (String segment : path.split("/")) {
+      if (segment.isEmpty() || segment.equals(".")) {
+        continue;
+      }
+      if (segment.equals("..") && !kept.isEmpty() && !kept.peekLast().equals("..")) {
+        kept.removeLast();
+      } else if (!(segment.equals("..") && kept.isEmpty() && path.startsWith("/"))) {
+        kept.addLast(segment);
+      }
+    }
+    String joined = String.join("/", kept);
+    return path.startsWith("/") ? "/" + joined : joined.isEmpty() ? "." : joined;
+  }
+
+  private void problem(Position at, String key, String message) {
+    problems.add(new Problem(at, key, message));
+  }
+
+  /** The settings of one host, each read once with its own checks. */
+  private final class Field {
+    private final String hostKey;
+    private final Map<String, YamlTree.Node> fields;
+
+    Field(String hostKey, Map<String, YamlTree.Node> fields) {
+      this.hostKey = hostKey;
+      this.fields = fields;
+    }
+
+    /** The value as text, or null when unset; reports lists, maps and empty text. */
+    String text(String name) {
+      YamlTree.Node node = fields.get(name);
+      if (node == null || (node instanceof YamlTree.Scalar s && s.isNull())) {
+        return null;
+      }
+      if (!(node instanceof YamlTree.Scalar s)) {
+        problem(
+            node.position(), hostKey + "." + name, "expected a single value, got " + node.kind());
+        return null;
+      }
+      if (s.text().isBlank()) {
+        problem(node.position(), hostKey + "." + name, "empty; give a value or leave the key out");
+        return null;
+      }
+      return s.text().trim();
+    }
+
+    Integer port() {
+      String text = text("port");
+      if (text == null) {
+        return null;
+      }
+      int port = PORT.matcher(text).matches() ? Integer.parseInt(text) : -1;
+      if (port < 1 || port > 65535) {
+        problem(
+            fields.get("port").position(), hostKey + ".port", "expected a TCP port, 1 to 65535");
+        return null;
+      }
+      return port;
+    }
+
+    <E extends Enum<E> & Keyword> E choice(String name, E[] values, E fallback) {
+      String text = text(name);
+      if (text == null) {
+        return fallback;
+      }
+      List<String> words = new ArrayList<>();
+      for (E value : values) {
+        String word = value.word();
+        if (word.equals(text)) {
+          return value;
+        }
+        words.add(word);
+      }
+      String hint =
+          name.equals("become") && text.equals("root")
+              ? "; to log in as root, write user: root and become: none"
+              : DidYouMean.hint(text, words);
+      problem(
+          fields.get(name).position(),
+          hostKey + "." + name,
+          "expected one of " + String.join(", ", words) + ", got '" + text + "'" + hint);
+      return fallback;
+    }
+
+    /** The variable's name; the value itself is never echoed, in case it is the secret. */
+    String envName() {
+      String text = text("passphrase_env");
+      if (text != null && !ENV_NAME.matcher(text).matches()) {
+        problem(
+            fields.get("passphrase_env").position(),
+            hostKey + ".passphrase_env",
+            "give the name of an environment variable (letters, digits and '_'), not the"
+                + " passphrase itself");
+        return null;
+      }
+      return text;
+    }
+
+    void report(String name, String message) {
+      problem(fields.get(name).position(), hostKey + "." + name, message);
+    }
+  }
+}

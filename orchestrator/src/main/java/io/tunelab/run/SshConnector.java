@@ -1,0 +1,49 @@
+package io.tunelab.run;
+
+import io.tunelab.inventory.Inventory;
+import io.tunelab.remote.LocalTransport;
+import io.tunelab.remote.SshOptions;
+import io.tunelab.remote.SshSessions;
+import io.tunelab.remote.Transport;
+
+/**
+ * Knows the built-in host {@code local} and every host of an inventory, reached over SSH with one
+ * session per host. Close it when the command ends: that closes the SSH sessions.
+ */
+public final class SshConnector implements HostConnector, AutoCloseable {
+  private final Inventory inventory;
+  private final SshSessions sessions;
+
+  public SshConnector(Inventory inventory, SshOptions options) {
+    this.inventory = inventory;
+    this.sessions = new SshSessions(options);
+  }
+
+  /** With {@code ~/.ssh/config}, {@code ~/.ssh/known_hosts} and the real environment. */
+  public SshConnector(Inventory inventory) {
+    this(inventory, SshOptions.fromEnvironment());
+  }
+
+  public Inventory inventory() {
+    return inventory;
+  }
+
+  /**
+   * The transport to {@code host}; the same one again while its session lasts.
+   *
+   * @throws io.tunelab.TunelabException exit code 2 for a host the inventory lacks, 3 for a host
+   *     that refuses (unreachable, host key, authentication, sudo)
+   */
+  @Override
+  public Transport connect(String host) {
+    if (host.equals(Inventory.LOCAL)) {
+      return new LocalTransport();
+    }
+    return sessions.connect(inventory.require(host));
+  }
+
+  @Override
+  public void close() {
+    sessions.close();
+  }
+}

@@ -1,0 +1,181 @@
+package io.tunelab.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.inventory.HostSpec;
+import io.tunelab.inventory.Inventory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ~/.ssh/config: aliases with HostName, Port, User, IdentityFile and ProxyJump are honoured. */
+class SshConfigTest {
+  @TempDir Path dir;
+
+  private static String run(SshFixture fx, Path config, HostSpec spec) throws Exception {
+    try (SshSessions sessions = new SshSessions(fx.options().withSshConfig(config))) {
+      return sessions.connect(spec).exec("echo ok", null, Duration.ofSeconds(10)).stdoutText();
+    }
+  }
+
+  @Test
+  void anAliasGivesHostNamePortUserAndIdentity() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer server = TestSshServer.start()) {
+      Path key = fx.authorizedKey(server, "lab_key", "ecdsa");
+      Path config = dir.resolve("ssh_config");
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "# Match sections are skipped, not an error",
+              "Match exec \"true\"",
+              "  User nobody-at-all",
+              "Host lab1",
+              "  HostName 127.0.0.1",
+              "  Port " + server.port(),
+              "  User alice",
+              "  IdentityFile " + key,
+              "Host *",
+              "  ServerAliveInterval 30",
+              ""));
+      Files.writeString(fx.home.resolve(".ssh/known_hosts"), server.knownHostsLine());
+      HostSpec spec =
+          Inventory.load("hosts.yaml", "hosts:\n  lab1: {}\n", dir.toString()).require("lab1");
+      assertEquals("lab1", spec.address());
+      assertEquals("ok\n", run(fx, config, spec));
+      assertEquals(Set.of("alice"), server.users);
+    }
+  }
+
+  @Test
+  void theInventorysPortAndUserWinOverTheConfigs() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer server = TestSshServer.start()) {
+      Path key = fx.authorizedKey(server, "lab_key", "ed25519");
+      Path config = dir.resolve("ssh_config");
+      Files.writeString(config, "Host lab1\n  HostName 127.0.0.1\n  Port 1\n  User alice\n");
+      HostSpec spec =
+          fx.host(
+              "address: lab1",
+              "port: " + server.port(),
+              "user: bob",
+              "identity: " + key,
+              "known_hosts: " + fx.knownHosts(server));
+      assertEquals("ok\n", run(fx, config, spec));
+      assertEquals(Set.of("bob"), server.users);
+    }
+  }
+
+  @Test
+  void proxyJumpGoesThroughTheJumpHost() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer jump = TestSshServer.start();
+        TestSshServer target = TestSshServer.start()) {
+      Path key = fx.authorizedKey(jump, "jump_key", "ed25519");
+      target.authorize(SshFixture.publicKey(key));
+      Path config = dir.resolve("ssh_config");
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "Host bastion",
+              "  HostName 127.0.0.1",
+              "  Port " + jump.port(),
+              "  User jumper",
+              "  IdentityFile " + key,
+              "Host inner",
+              "  HostName 127.0.0.1",
+              "  Port " + target.port(),
+              "  ProxyJump bastion",
+              ""));
+      Files.writeString(
+          fx.home.resolve(".ssh/known_hosts"), jump.knownHostsLine() + target.knownHostsLine());
+      HostSpec spec = fx.host("address: inner", "user: worker", "identity: " + key);
+      assertEquals("ok\n", run(fx, config, spec));
+      assertEquals(1, jump.sessions.get());
+      assertEquals(Set.of("jumper"), jump.users);
+      assertEquals(Set.of("worker"), target.users);
+    }
+  }
+
+  @Test
+  void anUnknownKeyBehindAJumpHostNamesTheTarget() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer jump = TestSshServer.start();
+        TestSshServer target = TestSshServer.start()) {
+      Path key = fx.authorizedKey(jump, "home/.ssh/id_ed25519", "ed25519");
+      target.authorize(SshFixture.publicKey(key));
+      Path config = dir.resolve("ssh_config");
+      Files.writeString(
+          config,
+          "Host inner\n  HostName 127.0.0.1\n  Port "
+              + target.port()
+              + "\n  ProxyJump 127.0.0.1:"
+              + jump.port()
+              + "\n");
+      Files.writeString(fx.home.resolve(".ssh/known_hosts"), jump.knownHostsLine());
+      HostSpec spec = fx.host("address: inner", "identity: " + key);
+      try (SshSessions sessions = new SshSessions(fx.options().withSshConfig(config))) {
+        HostRefusedException e =
+            assertThrows(HostRefusedException.class, () -> sessions.connect(spec));
+        assertTrue(
+            e.getMessage()
+                .startsWith(
+                    "host srv1: unknown host key for [127.0.0.1]:"
+                        + target.port()
+                        + " (ecdsa-sha2-nistp256 "
+                        + target.fingerprint()),
+            e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void aJumpHostThatRefusesTheLoginFailsFast() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer jump = TestSshServer.start();
+        TestSshServer target = TestSshServer.start()) {
+      Path key = fx.authorizedKey(target, "target_only", "ed25519");
+      Path config = dir.resolve("ssh_config");
+      Files.writeString(
+          config,
+          "Host inner\n  HostName 127.0.0.1\n  Port "
+              + target.port()
+              + "\n  ProxyJump 127.0.0.1:"
+              + jump.port()
+              + "\n");
+      Files.writeString(
+          fx.home.resolve(".ssh/known_hosts"), jump.knownHostsLine() + target.knownHostsLine());
+      HostSpec spec = fx.host("address: inner", "identity: " + key);
+      long start = System.nanoTime();
+      try (SshSessions sessions = new SshSessions(fx.options().withSshConfig(config))) {
+        HostRefusedException e =
+            assertThrows(HostRefusedException.class, () -> sessions.connect(spec));
+        assertEquals(
+            "host srv1: cannot connect to "
+                + System.getProperty("user.name")
+                + "@127.0.0.1:"
+                + target.port()
+                + " through ProxyJump 127.0.0.1:"
+                + jump.port()
+                + ": the jump host refused the login; check its User and IdentityFile in the SSH"
+                + " config, or add its key to ssh-agent",
+            e.getMessage());
+      }
+      assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() < 3000);
+    }
+  }
+
+  @Test
+  void matchSectionsAreDroppedUpToTheNextHost() {
+    String config = "Host a\n  Port 1\nMatch all\n  Port 2\n  User x\n  host b\n  Port 3\n";
+    assertEquals(
+        "Host a\n  Port 1\n\n\n\n  host b\n  Port 3\n\n", SshConfig.withoutMatchSections(config));
+  }
+}
