@@ -1,9 +1,10 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.run.ExperimentRunner;
-import io.tunelab.run.LocalConnector;
+import io.tunelab.run.SshConnector;
 import io.tunelab.run.RunSummary;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
@@ -20,11 +21,18 @@ final class ExperimentSession {
   private ExperimentSession() {}
 
   /** Runs (or, with {@code resumed}, continues) an experiment; returns the exit code. */
-  static int execute(Matrix matrix, Path db, ResultStore.StoredExperiment resumed, PrintWriter out) {
+  static int execute(
+      Matrix matrix,
+      Inventory inventory,
+      Path db,
+      ResultStore.StoredExperiment resumed,
+      PrintWriter out) {
+    Inventories.requireRoles(matrix, inventory);
     SqliteResultStore.checkWritable(db);
-    try (SqliteResultStore store = SqliteResultStore.open(db)) {
+    try (SqliteResultStore store = SqliteResultStore.open(db);
+        SshConnector connector = new SshConnector(inventory)) {
       ExperimentRunner runner =
-          new ExperimentRunner(new LocalConnector(), store, out::println, TunelabCommand.version());
+          new ExperimentRunner(connector, store, out::println, TunelabCommand.version());
       Thread hook =
           new Thread(
               () -> {

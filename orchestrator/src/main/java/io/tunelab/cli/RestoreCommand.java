@@ -4,12 +4,14 @@ import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
-import io.tunelab.remote.LocalTransport;
-import io.tunelab.remote.Transport;
-import java.io.IOException;
+import io.tunelab.inventory.Inventory;
+import io.tunelab.run.SshConnector;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -20,35 +22,59 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "restore",
     mixinStandardHelpOptions = true,
-    description = "Write back every original value journaled on the host by an interrupted run.")
+    description =
+        "Write back every original value journaled by an interrupted run: on this machine and,"
+            + " with --hosts, on every host of the inventory.")
 final class RestoreCommand implements Callable<Integer> {
+  @Mixin HostsOption hosts;
+
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (Transport local = new LocalTransport()) {
-      AgentResponse response = AgentSession.oneShot(local, AgentScript.load(), "restore");
-      int restored = 0;
-      for (String[] row : response.rows("restored", 3)) {
-        out.println("host " + local.host() + ": restored " + row[1] + " = " + (row.length > 2 ? row[2] : ""));
-        restored++;
+    Inventory inventory = hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file);
+    List<String> names = new ArrayList<>(List.of(Inventory.LOCAL));
+    names.addAll(inventory.names());
+    List<String> failures = new ArrayList<>();
+    try (SshConnector connector = new SshConnector(inventory)) {
+      for (String host : names) {
+        try {
+          restore(AgentSession.oneShot(connector.connect(host), AgentScript.load(), "restore"), out);
+        } catch (TunelabException e) {
+          out.println(e.getMessage());
+          failures.add(host);
+        }
       }
-      for (String[] row : response.rows("stale", 2)) {
-        out.println("host " + local.host() + ": discarded a journal from an earlier boot (" + row[1]
-            + "): the reboot already reset those settings");
-      }
-      int failed = response.rows("fail", 3).size();
-      response.rows("fail", 3).forEach(
-          row -> out.println("host " + local.host() + ": could not restore " + row[1] + ": "
-              + (row.length > 2 ? row[2] : "")));
-      if (failed > 0) {
-        throw new TunelabException(
-            TunelabException.HOST_REFUSED,
-            "host " + local.host() + ": " + failed + " setting(s) could not be restored; the journal keeps them");
-      }
-      out.println("host " + local.host() + ": " + (restored == 0 ? "nothing to restore" : restored + " setting(s) restored"));
-      return 0;
     }
+    if (!failures.isEmpty()) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          "not everything was restored on " + String.join(", ", failures)
+              + "; the journal keeps what is left: run `tunelab restore` again once fixed");
+    }
+    return 0;
+  }
+
+  private static void restore(AgentResponse response, PrintWriter out) {
+    String host = response.host();
+    int restored = 0;
+    for (String[] row : response.rows("restored", 3)) {
+      out.println("host " + host + ": restored " + row[1] + " = " + (row.length > 2 ? row[2] : ""));
+      restored++;
+    }
+    for (String[] row : response.rows("stale", 2)) {
+      out.println("host " + host + ": discarded a journal from an earlier boot (" + row[1]
+          + "): the reboot already reset those settings");
+    }
+    List<String[]> failed = response.rows("fail", 3);
+    for (String[] row : failed) {
+      out.println("host " + host + ": could not restore " + row[1] + ": " + (row.length > 2 ? row[2] : ""));
+    }
+    if (!failed.isEmpty()) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED, "host " + host + ": " + failed.size() + " setting(s) not restored");
+    }
+    out.println("host " + host + ": " + (restored == 0 ? "nothing to restore" : restored + " setting(s) restored"));
   }
 }

@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
@@ -22,6 +23,8 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Mixin DatabaseOption db;
 
+  @Mixin HostsOption hosts;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -42,8 +45,10 @@ final class ResumeCommand implements Callable<Integer> {
           TunelabException.BAD_INPUT,
           "experiment " + stored.id() + " (" + stored.name() + ") is finished: nothing to resume");
     }
+    Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
     return ExperimentSession.execute(
-        MatrixLoader.load(stored.matrixPath(), stored.matrixYaml()),
+        matrix,
+        Inventories.forMatrix(hosts, matrix),
         db.path(),
         stored,
         spec.commandLine().getOut());

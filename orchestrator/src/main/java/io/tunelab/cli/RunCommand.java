@@ -1,5 +1,6 @@
 package io.tunelab.cli;
 
+import io.tunelab.matrix.Matrix;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,11 +20,14 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin DatabaseOption db;
 
+  @Mixin HostsOption hosts;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    Matrix m = MatrixFiles.load(matrix);
     return ExperimentSession.execute(
-        MatrixFiles.load(matrix), db.path(), null, spec.commandLine().getOut());
+        m, Inventories.forMatrix(hosts, m), db.path(), null, spec.commandLine().getOut());
   }
 }

@@ -21,7 +21,8 @@ import picocli.CommandLine.ScopeType;
       StatusCommand.class,
       RestoreCommand.class,
       QueryCommand.class,
-      ReportCommand.class
+      ReportCommand.class,
+      HostsCommand.class
     })
 public final class TunelabCommand implements Runnable {
   @Option(

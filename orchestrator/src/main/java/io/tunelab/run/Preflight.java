@@ -29,6 +29,22 @@ final class Preflight {
   /** Host to path to normalized original value; throws exit 3 listing every problem. */
   static Map<String, Map<String, String>> check(
       Hosts hosts, ExperimentKnobs knobs, List<Cell> cells, Map<String, String> captures) {
+    Findings findings = inspect(hosts, knobs, cells, captures);
+    if (!findings.problems().isEmpty()) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          "preflight refused the plan; nothing was changed:\n  "
+              + String.join("\n  ", findings.problems()));
+    }
+    return findings.originals();
+  }
+
+  /** What preflight found: originals per host, and problems each starting with "host NAME: ". */
+  record Findings(Map<String, Map<String, String>> originals, List<String> problems) {}
+
+  /** Reads every knob on its host and judges every value the plan will write. */
+  static Findings inspect(
+      Hosts hosts, ExperimentKnobs knobs, List<Cell> cells, Map<String, String> captures) {
     Map<String, Map<Knob, Set<String>>> values = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     for (Cell cell : cells) {
@@ -57,12 +73,7 @@ final class Preflight {
           KnobChecks.checkAll(perKnob, reads.get(host)).forEach(p -> problems.add("host " + host + ": " + p));
           originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
         });
-    if (!problems.isEmpty()) {
-      throw new TunelabException(
-          TunelabException.HOST_REFUSED,
-          "preflight refused the plan; nothing was changed:\n  " + String.join("\n  ", problems));
-    }
-    return originals;
+    return new Findings(originals, problems);
   }
 
   private static Map<String, ReadResult> read(AgentSession session, List<String> paths) {

@@ -1,0 +1,81 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.inventory.Inventory;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.run.HostCheck;
+import io.tunelab.run.SshConnector;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tunelab hosts check [--hosts FILE] [MATRIX]}: one row per host and check. */
+@Command(
+    name = "hosts",
+    mixinStandardHelpOptions = true,
+    description = "Inspect the hosts of an inventory.",
+    subcommands = {HostsCommand.Check.class})
+final class HostsCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The {@code check} subcommand. */
+  @Command(
+      name = "check",
+      mixinStandardHelpOptions = true,
+      description =
+          "Connect to every host, check root (or sudo), the agent and the facts; given a matrix,"
+              + " check that every knob exists and accepts every value (runs its setup and"
+              + " teardown, writes no knob). Exit 3 when anything fails.")
+  static final class Check implements Callable<Integer> {
+    @Parameters(paramLabel = "MATRIX", arity = "0..1", description = "An experiment matrix.")
+    Path matrix;
+
+    @Mixin HostsOption hosts;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Matrix m = matrix == null ? null : MatrixFiles.load(matrix);
+      Inventory inventory =
+          m == null
+              ? (hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file))
+              : Inventories.forMatrix(hosts, m);
+      List<String> names = new ArrayList<>();
+      if (m != null) {
+        Inventories.requireRoles(m, inventory);
+        m.roles().values().stream().distinct().forEach(names::add);
+      } else {
+        names.add(Inventory.LOCAL);
+        names.addAll(inventory.names());
+      }
+      List<HostCheck.Row> rows;
+      try (SshConnector connector = new SshConnector(inventory)) {
+        rows = HostCheck.run(connector, names, m);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      int width = rows.stream().mapToInt(r -> r.host().length()).max().orElse(4);
+      out.printf("%-" + width + "s  %-8s %-4s %s%n", "HOST", "CHECK", "OK", "DETAIL");
+      for (HostCheck.Row r : rows) {
+        out.printf("%-" + width + "s  %-8s %-4s %s%n", r.host(), r.check(), r.ok() ? "ok" : "FAIL",
+            r.detail().replace('\n', ' '));
+      }
+      if (rows.stream().anyMatch(r -> !r.ok())) {
+        throw new TunelabException(TunelabException.HOST_REFUSED, "hosts check: some checks failed");
+      }
+      return 0;
+    }
+  }
+}
