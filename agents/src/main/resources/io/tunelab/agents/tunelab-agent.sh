@@ -42,17 +42,15 @@ R=$T/response
 # ---------------------------------------------------------------------------
 # Values
 
-# Sets VALUE to the file's contents on one line (lines joined with spaces). Builtins
-# only: every trial reads back every knob, and a fork costs milliseconds on a small VM.
+# Sets VALUE to the file's contents on one line (lines joined with spaces). cat, not the
+# read builtin: dash reads a byte at a time, and /proc/sys answers a read at a non-zero
+# offset with end of file, so `read` would see "2" in a dirty_ratio of 20.
 get_value() {
-  VALUE=
-  gv_sep=
-  {
-    while IFS= read -r gv_line || [ -n "$gv_line" ]; do
-      VALUE=$VALUE$gv_sep$gv_line
-      gv_sep=' '
-    done <"$1"
-  } 2>/dev/null || return 1
+  VALUE=$(cat "$1") || return 1
+  case $VALUE in
+    *"
+"*) VALUE=$(printf '%s' "$VALUE" | tr '\n' ' ') ;;
+  esac
   return 0
 }
 

@@ -89,6 +89,29 @@ class OneShotVerbsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void readsRealProcSysFilesWhole(String shell, @TempDir Path dir) throws IOException {
+    // /proc/sys answers a read at a non-zero offset with end of file: a byte-wise reader
+    // would see "2" in a dirty_ratio of 20. Reading is harmless; nothing is written here.
+    AgentHarness agent = new AgentHarness(shell, dir);
+    List<String> expected = new java.util.ArrayList<>();
+    List<String> paths = new java.util.ArrayList<>();
+    for (String file : new String[] {"vm/dirty_ratio", "vm/dirty_background_ratio", "kernel/pid_max"}) {
+      Path p = Path.of("/proc/sys", file);
+      paths.add(p.toString());
+      // one read(2) of 8 KiB: Files.readString would also stop after the first byte
+      try (java.io.InputStream in = Files.newInputStream(p)) {
+        expected.add(tab("rw", p, new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim()));
+      }
+    }
+
+    Result read = agent.call("read", paths.toArray(String[]::new));
+
+    assertEquals(0, read.rc(), read.stderr());
+    assertEquals(expected, read.lines());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void lastPayloadLineNeedsNoNewline(String shell, @TempDir Path dir) {
     AgentHarness agent = new AgentHarness(shell, dir);
     Path knob = agent.knob("nr_requests", "64");

@@ -128,6 +128,79 @@ class EndToEndTest {
   }
 
   @Test
+  void sysctlsAreAppliedReadBackAndRestoredIncludingTheDirtyPair() throws Exception {
+    Path[] files = {
+      Path.of("/proc/sys/vm/dirty_ratio"),
+      Path.of("/proc/sys/vm/dirty_bytes"),
+      Path.of("/proc/sys/vm/dirty_background_ratio"),
+      Path.of("/proc/sys/vm/dirty_background_bytes")
+    };
+    List<String> before = new ArrayList<>();
+    for (Path f : files) {
+      before.add(LoopDisk.readProc(f));
+    }
+    Path m =
+        matrix(
+            """
+            name: e2e-sysctl
+            settings:
+              local.vm.dirty_background_ratio: 7
+            matrix:
+              case:
+                ratio15: {local.vm.dirty_ratio: 15}
+                bytes: {local.vm.dirty_bytes: 300M}
+                ratio25: {local.vm.dirty_ratio: 25}
+                start: {}
+            workload:
+              command: cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes
+            """);
+    Path db = dir.resolve("t.db");
+    Lab.Result r;
+    try {
+      r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    } finally {
+      List<String> after = new ArrayList<>();
+      for (Path f : files) {
+        after.add(LoopDisk.readProc(f));
+      }
+      if (!after.equals(before)) {
+        // never leave the machine mistuned, even when the assertion below fails
+        for (int i = 0; i < files.length; i++) {
+          if (!before.get(i).equals("0")) {
+            Files.writeString(files[i], before.get(i));
+          }
+        }
+      }
+      assertEquals(before, after, "vm.dirty_* restored");
+    }
+    assertEquals(0, r.code(), r.all());
+    String ratio = before.get(0);
+    // Only one of an exclusive pair is written per cell; the kernel zeroes the other.
+    assertEquals(
+        List.of(
+            List.of("case=ratio15", "vm.dirty_ratio", "15", "15"),
+            List.of("case=ratio15", "vm.dirty_bytes", "default", "0"),
+            List.of("case=bytes", "vm.dirty_ratio", "default", "0"),
+            List.of("case=bytes", "vm.dirty_bytes", "300M", "314572800"),
+            List.of("case=ratio25", "vm.dirty_ratio", "25", "25"),
+            List.of("case=ratio25", "vm.dirty_bytes", "default", "0"),
+            List.of("case=start", "vm.dirty_ratio", "default", ratio),
+            List.of("case=start", "vm.dirty_bytes", "default", "0")),
+        rows(
+            db,
+            "select c.label, s.knob, s.requested, s.effective from settings s"
+                + " join trials t on t.id = s.trial_id join cells c on c.id = t.cell_id"
+                + " where s.knob in ('vm.dirty_ratio', 'vm.dirty_bytes')"
+                + " order by c.ordinal, s.knob desc"));
+    assertEquals(
+        List.of(List.of("7", "4")),
+        rows(
+            db,
+            "select distinct effective, count(*) from settings"
+                + " where knob = 'vm.dirty_background_ratio'"));
+  }
+
+  @Test
   void largerReadAheadReadsFaster() throws Exception {
     Path m =
         matrix(

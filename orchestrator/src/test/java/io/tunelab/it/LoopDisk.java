@@ -36,6 +36,16 @@ final class LoopDisk implements AutoCloseable {
     return open < 0 ? line : line.substring(open + 1, line.indexOf(']'));
   }
 
+  /**
+   * A /proc/sys value. One big read(2): /proc/sys answers a read at a non-zero offset with end
+   * of file, so readers that start small (Files.readString on a size-0 file) see "2" for 20.
+   */
+  static String readProc(Path file) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
+    }
+  }
+
   static String sh(String command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(List.of("sh", "-c", command)).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

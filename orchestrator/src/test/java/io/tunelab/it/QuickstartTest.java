@@ -36,7 +36,7 @@ class QuickstartTest {
     // captured variables and host facts are kept with the experiment
     assertEquals(1, EndToEndTest.rows(db, "select value from variables where name = 'dev'").size());
     assertEquals(
-        List.of(List.of(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim())),
+        List.of(List.of(LoopDisk.readProc(Path.of("/proc/sys/kernel/random/boot_id")))),
         EndToEndTest.rows(db, "select boot_id from hosts"));
     assertTrue(r.out().contains("IOPS"), r.out());
   }
