@@ -1,0 +1,177 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two hosts over the lab's real OpenSSH sshd (lab/lab): what crosses SSH, end to end. */
+class LabTest {
+  static Map<String, String> env;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void up() throws Exception {
+    Lab.requireRoot();
+    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
+    env =
+        Files.readAllLines(Lab.root().resolve("lab/state/env")).stream()
+            .filter(l -> l.contains("=") && !l.startsWith("#"))
+            .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (env != null) {
+      LoopDisk.sh(Lab.root().resolve("lab/lab") + " down --force");
+    }
+  }
+
+  private static String serverQueue(String attr) throws Exception {
+    return Files.readString(Path.of("/sys/block", env.get("SERVER_DISK"), "queue", attr)).trim();
+  }
+
+  private static String dirtyRatio() throws Exception {
+    return LoopDisk.readProc(Path.of("/proc/sys/vm/dirty_ratio"));
+  }
+
+  private Path matrix(String workload, int repeat) throws Exception {
+    Path m = dir.resolve("lab.yaml");
+    Files.writeString(
+        m,
+        """
+        name: lab-e2e
+        roles: {server: server, client: client}
+        matrix:
+          server.block.SDISK.read_ahead_kb: [256, 4096]
+          client.vm.dirty_ratio: [15, 25]
+        repeat: REPEAT
+        workload:
+          on: server
+          command: WORKLOAD
+        """
+            .replace("SDISK", env.get("SERVER_DISK"))
+            .replace("REPEAT", Integer.toString(repeat))
+            .replace("WORKLOAD", workload));
+    return m;
+  }
+
+  private static String inventory() {
+    return Lab.root().resolve("lab/hosts.yaml").toString();
+  }
+
+  @Test
+  void settingsReachBothHostsAreReadBackAndRestored() throws Exception {
+    String readAhead = serverQueue("read_ahead_kb");
+    String ratio = dirtyRatio();
+    Path db = dir.resolve("t.db");
+
+    Lab.Result r =
+        Lab.tunelab("run", matrix("cat /proc/sys/vm/dirty_ratio", 1).toString(), "--hosts", inventory(),
+            "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(readAhead, serverQueue("read_ahead_kb"));
+    assertEquals(ratio, dirtyRatio());
+    assertEquals(
+        List.of(List.of("client", "vm.dirty_ratio", "4"), List.of("server", "block." + env.get("SERVER_DISK") + ".read_ahead_kb", "4")),
+        EndToEndTest.rows(
+            db,
+            "select host, knob, count(*) from settings where requested = effective"
+                + " group by host, knob order by host"));
+    assertEquals(
+        List.of(List.of("client"), List.of("server")),
+        EndToEndTest.rows(db, "select host from hosts where boot_id is not null order by host"));
+  }
+
+  @Test
+  void aChangedHostKeyRefusesTheRunBeforeAnythingIsApplied() throws Exception {
+    Path keys = dir.resolve("keys");
+    Files.createDirectories(keys);
+    LoopDisk.sh("ssh-keygen -q -t ed25519 -N '' -f " + keys.resolve("other"));
+    String other = Files.readString(keys.resolve("other.pub")).trim();
+    String impostor = "[127.0.0.2]:" + env.get("LAB_PORT") + " " + other.substring(0, other.lastIndexOf(' '));
+    List<String> known =
+        Files.readAllLines(Path.of(env.get("LAB_KNOWN_HOSTS"))).stream()
+            .filter(l -> !l.startsWith("[127.0.0.2]"))
+            .collect(Collectors.toList());
+    known.add(impostor);
+    Files.write(keys.resolve("known_hosts"), known);
+    Path hosts = dir.resolve("hosts.yaml");
+    Files.writeString(
+        hosts,
+        Files.readString(Path.of(inventory()))
+            .replace("identity: state/id_ed25519", "identity: " + env.get("LAB_KEY"))
+            .replace("known_hosts: state/known_hosts", "known_hosts: keys/known_hosts"));
+    String readAhead = serverQueue("read_ahead_kb");
+    String ratio = dirtyRatio();
+    Path db = dir.resolve("t.db");
+
+    Lab.Result r =
+        Lab.tunelab("run", matrix("true", 1).toString(), "--hosts", hosts.toString(), "--db", db.toString());
+
+    assertEquals(3, r.code(), r.all());
+    assertTrue(r.err().contains("host server") && r.err().contains("SHA256:"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
+    assertEquals(readAhead, serverQueue("read_ahead_kb"));
+    assertEquals(ratio, dirtyRatio());
+    if (Files.exists(db)) {
+      assertEquals(List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
+    }
+  }
+
+  @Test
+  void aHostWhoseSshdDiesFailsItsTrialAndTheOtherHostIsStillRestored() throws Exception {
+    String readAhead = serverQueue("read_ahead_kb");
+    String ratio = dirtyRatio();
+    Path db = dir.resolve("t.db");
+    CompletableFuture<Lab.Result> run =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return Lab.tunelab("run", matrix("sleep 1", 3).toString(), "--hosts", inventory(),
+                    "--db", db.toString());
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline
+        && (!Files.exists(db)
+            || EndToEndTest.rows(db, "select 1 from trials where seq = 3 and status = 'running'").isEmpty())) {
+      Thread.sleep(50);
+    }
+    // the server's sshd and every session it runs (the agent among them) die at once
+    long sshd = Long.parseLong(Files.readString(Lab.root().resolve("lab/state/server/sshd.pid")).trim());
+    ProcessHandle listener = ProcessHandle.of(sshd).orElseThrow();
+    listener.descendants().forEach(ProcessHandle::destroyForcibly);
+    listener.destroyForcibly();
+
+    Lab.Result r = run.get(120, TimeUnit.SECONDS);
+
+    assertEquals(3, r.code(), r.all());
+    assertTrue(r.all().contains("host server"), r.all());
+    assertFalse(r.all().contains("Exception"), r.all());
+    assertEquals(ratio, dirtyRatio(), "the client is restored although the server died");
+    List<List<String>> failed = EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+    assertEquals(1, failed.size(), failed.toString());
+    assertTrue(failed.get(0).get(1).contains("host server"), failed.toString());
+
+    // the server comes back: its journal lets `tunelab restore` undo what the dead run set
+    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
+    Lab.Result restore = Lab.tunelab("restore", "--hosts", inventory());
+    assertEquals(0, restore.code(), restore.all());
+    assertEquals(readAhead, serverQueue("read_ahead_kb"));
+  }
+}
