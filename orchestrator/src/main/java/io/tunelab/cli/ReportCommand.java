@@ -2,22 +2,41 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.ClassicReport;
+import io.tunelab.report.HtmlReport;
+import io.tunelab.report.Report;
+import io.tunelab.report.ReportData;
+import io.tunelab.report.ReportFormat;
+import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ReportLoader;
-import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code tunelab report [EXPERIMENT]}: the classic per-case table of times, MiB/s, std and IOPS. */
+/**
+ * {@code tunelab report [EXPERIMENT]}: the classic per-case table of times, MiB/s, std and IOPS, or
+ * any axes as rows and columns, as text, Markdown, CSV, JSON or an HTML page of charts.
+ */
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    description = "Print an experiment's results as the classic read-ahead tables (latest by default).")
+    description = {
+      "Print an experiment's results (the latest by default): by default the classic read-ahead"
+          + " tables, one block per case, one row per value of the last axis, with each"
+          + " repetition's seconds, mean MiB/s, std MiB/s (population) and IOPS.",
+      "Exits 1 after printing when the experiment has trials that have not run."
+    })
 final class ReportCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "EXPERIMENT",
@@ -25,27 +44,121 @@ final class ReportCommand implements Callable<Integer> {
       description = "Experiment id or name (default: the latest).")
   String experiment;
 
+  @Option(
+      names = "--rows",
+      split = ",",
+      paramLabel = "AXIS",
+      description = "Axes whose values make the rows (comma-separated); the others make blocks.")
+  List<String> rows = new ArrayList<>();
+
+  @Option(
+      names = "--cols",
+      paramLabel = "AXIS",
+      description = "An axis whose values become columns: a table of means with their spread.")
+  String cols;
+
+  @Option(
+      names = "--metric",
+      paramLabel = "METRIC",
+      description =
+          "Show this metric per repetition with its mean and std (seconds, mib_per_s, iops …)"
+              + " instead of the classic columns.")
+  String metric;
+
+  @Option(
+      names = "--job",
+      paramLabel = "JOB",
+      description = "The job to report (default: all, the aggregate of concurrent jobs).")
+  String job;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      paramLabel = "FORMAT",
+      description = "text (default, fixed width for e-mail), md, csv or json.")
+  String format;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Write one self-contained HTML page with charts and the tables to FILE.")
+  Path html;
+
+  @Option(
+      names = "--group",
+      paramLabel = "AXIS",
+      description = "With --html: the axis whose values cluster the bars (default: the last axis).")
+  String group;
+
   @Mixin DatabaseOption db;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
-      ResultStore.StoredExperiment found =
-          (experiment == null ? store.latest() : store.findExperiment(experiment))
-              .orElseThrow(
-                  () ->
-                      new TunelabException(
-                          TunelabException.BAD_INPUT,
-                          experiment == null
-                              ? "no experiment in " + db.path()
-                              : "no experiment '" + experiment + "' in " + db.path()));
-      spec.commandLine().getOut().print(render(store, db.path(), found.id()));
+    ReportFormat chosen = ReportFormat.named(format);
+    if (group != null && html == null) {
+      throw new TunelabException(TunelabException.BAD_INPUT, "--group only applies with --html");
     }
-    return 0;
+    Report report;
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+      long id = ExperimentFinder.find(store, experiment).id();
+      ReportData data = ReportLoader.load(store, id, new ReportLoader.Selection(job, metric));
+      report = Report.build(data, new Report.Options(rows, cols, metric));
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    if (html != null) {
+      write(html, HtmlReport.render(report, group));
+      err.println("tunelab: wrote " + html);
+    } else {
+      spec.commandLine().getOut().print(chosen.render(report));
+    }
+    return unfinished(report.data(), err);
   }
 
+  /** Exit code 1, with a note on standard error, for an experiment with trials left to run. */
+  static int unfinished(ReportData data, PrintWriter err) {
+    if (data.tally().unfinished() == 0) {
+      return 0;
+    }
+    err.println(
+        "tunelab: experiment "
+            + data.experimentId()
+            + " ("
+            + data.name()
+            + ") is "
+            + data.status()
+            + ": "
+            + data.tally().unfinished()
+            + " of "
+            + data.tally().total()
+            + " trials have not run; shown what exists");
+    return TunelabException.TRIALS_FAILED;
+  }
+
+  /** Writes a whole output file; a path that cannot be written is exit code 2. */
+  static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "cannot write " + file + ": " + reason(e));
+    }
+  }
+
+  static String reason(IOException e) {
+    String name = e.getClass().getSimpleName();
+    return switch (name) {
+      case "NoSuchFileException" -> "no such directory";
+      case "AccessDeniedException" -> "permission denied";
+      case "FileSystemException" -> String.valueOf(e.getMessage());
+      default -> e.getMessage() == null ? name : e.getMessage();
+    };
+  }
+
+  /**
+   * The classic report of one experiment, as {@code run} and {@code resume} print it at the end.
+   */
   static String render(SqliteResultStore store, Path db, long experimentId) {
     return ClassicReport.render(ReportLoader.load(store, experimentId));
   }

@@ -22,6 +22,8 @@ import picocli.CommandLine.ScopeType;
       RestoreCommand.class,
       QueryCommand.class,
       ReportCommand.class,
+      CompareCommand.class,
+      ExportCommand.class,
       HostsCommand.class
     })
 public final class TunelabCommand implements Runnable {

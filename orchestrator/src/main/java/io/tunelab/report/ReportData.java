@@ -1,13 +1,16 @@
 package io.tunelab.report;
 
+import io.tunelab.stats.Summary;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the classic report shows of one experiment, loaded from the store.
+ * What reports and comparisons show of one experiment, loaded from the store.
  *
  * @param job the job whose samples are reported: {@code all} (the aggregate of concurrent jobs)
  *     when recorded, else the only job; null when nothing was measured yet
+ * @param jobs every job with statistics, sorted
+ * @param units the unit of every metric of {@code job} with statistics, by metric name (sorted)
  * @param paramNames every parameter (axis name as written), in axis order
  * @param cells by ordinal
  */
@@ -18,6 +21,8 @@ public record ReportData(
     List<Host> hosts,
     Tally tally,
     String job,
+    List<String> jobs,
+    Map<String, String> units,
     List<String> paramNames,
     List<Cell> cells) {
 
@@ -28,6 +33,11 @@ public record ReportData(
   public record Tally(int ok, int failed, int skipped, int pending, int running) {
     public int total() {
       return ok + failed + skipped + pending + running;
+    }
+
+    /** Trials that have not run to the end: pending, or running (or interrupted while running). */
+    public int unfinished() {
+      return pending + running;
     }
   }
 
@@ -40,11 +50,76 @@ public record ReportData(
       String label,
       Map<String, String> params,
       List<Trial> trials,
-      Map<String, Stat> stats) {}
+      Map<String, Stat> stats) {
 
-  /** One repetition; {@code seconds} is the reported job's time, null when not measured. */
-  public record Trial(int rep, boolean warmup, String status, Double seconds, String error) {}
+    /** The trials that count: not warm-ups, in repetition order. */
+    public List<Trial> measured() {
+      return trials.stream().filter(t -> !t.warmup()).toList();
+    }
+
+    /** The values of {@code metric} of the ok, non-warm-up trials: what the statistics cover. */
+    public double[] values(String metric) {
+      return trials.stream()
+          .filter(t -> !t.warmup() && t.status().equals("ok") && t.value(metric) != null)
+          .mapToDouble(t -> t.value(metric))
+          .toArray();
+    }
+  }
+
+  /**
+   * One repetition. {@code values} holds the reported job's samples of the metrics that were loaded
+   * (by metric name); a metric that was not measured is absent.
+   */
+  public record Trial(
+      int rep, boolean warmup, String status, String error, Map<String, Double> values) {
+
+    /** The reported job's time, null when not measured. */
+    public Double seconds() {
+      return value("seconds");
+    }
+
+    /** The reported job's value of {@code metric}, null when not measured or not loaded. */
+    public Double value(String metric) {
+      return values.get(metric);
+    }
+  }
 
   /** The statistics of one metric over the ok, non-warm-up trials of a cell. */
-  public record Stat(String unit, int n, double mean, double stddevPop) {}
+  public record Stat(String unit, Summary summary) {
+    public int n() {
+      return summary.n();
+    }
+
+    public double mean() {
+      return summary.mean();
+    }
+
+    public double stddevPop() {
+      return summary.stddevPop();
+    }
+  }
+
+  /** The unit of {@code metric} for the reported job, or null when it has no statistics. */
+  public String unit(String metric) {
+    return units.get(metric);
+  }
+
+  /**
+   * The metric reports show unless told otherwise: {@code mib_per_s} when recorded (dd), else
+   * {@code seconds}, else the first by name; null before anything was measured.
+   */
+  public String mainMetric() {
+    if (units.containsKey("mib_per_s")) {
+      return "mib_per_s";
+    }
+    if (units.containsKey("seconds")) {
+      return "seconds";
+    }
+    return units.isEmpty() ? null : units.keySet().iterator().next();
+  }
+
+  /** {@code readahead (experiment 3, finished)}. */
+  public String title() {
+    return name + " (experiment " + experimentId + ", " + status + ")";
+  }
 }

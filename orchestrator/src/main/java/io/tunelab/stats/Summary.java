@@ -52,4 +52,17 @@ public record Summary(
         median,
         sorted[n - 1]);
   }
+
+  /**
+   * The coefficient of variation, {@code stddevPop / mean} like the {@code cv} column of {@code
+   * cell_results}; NaN when the mean is 0.
+   */
+  public double cv() {
+    return mean == 0 ? Double.NaN : stddevPop / Math.abs(mean);
+  }
+
+  /** The confidence interval of the mean at {@code level} (0.95 for 95 %); see {@link Interval}. */
+  public Interval meanInterval(double level) {
+    return Interval.ofMean(this, level);
+  }
 }

@@ -7,6 +7,7 @@ import io.tunelab.report.ReportData.Host;
 import io.tunelab.report.ReportData.Stat;
 import io.tunelab.report.ReportData.Tally;
 import io.tunelab.report.ReportData.Trial;
+import io.tunelab.stats.Summary;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,11 +19,22 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** Reads what {@link io.tunelab.report.ClassicReport} shows of one experiment. */
+/**
+ * Reads what reports and comparisons show of one experiment: cells, every trial with the values of
+ * the metrics asked for, and the statistics of one job. A handful of queries whatever the size.
+ */
 public final class ReportLoader {
   /** The aggregate job of concurrent workloads, reported when present. */
   public static final String AGGREGATE_JOB = "all";
+
+  // One String per status rather than one per trial.
+  private static final Map<String, String> STATUSES =
+      Map.of(
+          "ok", "ok", "failed", "failed", "skipped", "skipped", "pending", "pending", "running",
+          "running");
 
   private final Connection db;
 
@@ -30,13 +42,32 @@ public final class ReportLoader {
     this.db = db;
   }
 
-  /** The experiment's report data; an unknown id fails with exit code 2. */
-  public static ReportData load(SqliteResultStore store, long experimentId) {
-    return store.transaction(
-        "read experiment " + experimentId, c -> new ReportLoader(c).load(experimentId));
+  /**
+   * Which job and metric to load.
+   *
+   * @param job null for {@code all} when recorded, else the first job by name
+   * @param metric null for {@link ReportData#mainMetric()}; loaded per trial with {@code seconds}
+   */
+  public record Selection(String job, String metric) {
+    /** The defaults: the aggregate job and the main metric. */
+    public static final Selection DEFAULT = new Selection(null, null);
   }
 
-  private ReportData load(long id) throws SQLException {
+  /** The experiment's report data with the defaults; an unknown id fails with exit code 2. */
+  public static ReportData load(SqliteResultStore store, long experimentId) {
+    return load(store, experimentId, Selection.DEFAULT);
+  }
+
+  /**
+   * The experiment's report data for one job and metric. An unknown id, job or metric fails with
+   * exit code 2 and a message listing what there is.
+   */
+  public static ReportData load(SqliteResultStore store, long experimentId, Selection selection) {
+    return store.transaction(
+        "read experiment " + experimentId, c -> new ReportLoader(c).load(experimentId, selection));
+  }
+
+  private ReportData load(long id, Selection selection) throws SQLException {
     String name;
     String status;
     Tally tally;
@@ -54,12 +85,16 @@ public final class ReportLoader {
         tally = new Tally(rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7));
       }
     }
-    String job = job(id);
+    Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
+    String job = job(id, name, unitsByJob, selection.job());
+    Map<String, String> units = job == null ? Map.of() : unitsByJob.get(job);
+    List<String> metrics = metrics(id, name, job, units, selection.metric());
+
     List<CellReader.StoredCell> stored = new CellReader(db).stored(id);
-    Map<Long, List<Trial>> trials = trials(id, job);
+    Map<Long, List<Trial>> trials = trials(id, job, metrics);
     Map<Long, Map<String, Stat>> stats = stats(id, job);
     Set<String> paramNames = new LinkedHashSet<>();
-    List<Cell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>(stored.size());
     for (CellReader.StoredCell s : stored) {
       paramNames.addAll(s.cell().params().keySet());
       cells.add(
@@ -70,23 +105,93 @@ public final class ReportLoader {
               trials.getOrDefault(s.id(), List.of()),
               stats.getOrDefault(s.id(), Map.of())));
     }
-    return new ReportData(id, name, status, hosts(id), tally, job, List.copyOf(paramNames), cells);
+    return new ReportData(
+        id,
+        name,
+        status,
+        hosts(id),
+        tally,
+        job,
+        List.copyOf(unitsByJob.keySet()),
+        units,
+        List.copyOf(paramNames),
+        cells);
   }
 
-  /** {@code all} when recorded, else the first job by name; null before any sample. */
-  private String job(long id) throws SQLException {
+  /** Every job with statistics and the units of its metrics, both sorted by name. */
+  private Map<String, Map<String, String>> unitsByJob(long id) throws SQLException {
+    Map<String, Map<String, String>> byJob = new TreeMap<>();
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT s.job FROM samples s JOIN trials t ON t.id = s.trial_id"
-                + " WHERE t.experiment_id = ? GROUP BY s.job"
-                + " ORDER BY s.job = '"
-                + AGGREGATE_JOB
-                + "' DESC, s.job LIMIT 1")) {
+            "SELECT st.job, st.metric, min(st.unit) FROM cell_stats st"
+                + " JOIN cells c ON c.id = st.cell_id WHERE c.experiment_id = ?"
+                + " GROUP BY st.job, st.metric")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
+        while (rs.next()) {
+          byJob
+              .computeIfAbsent(rs.getString(1), j -> new TreeMap<>())
+              .put(rs.getString(2), rs.getString(3));
+        }
       }
     }
+    return byJob;
+  }
+
+  /** The job asked for, or {@code all} when recorded, else the first by name; null if none. */
+  private static String job(
+      long id, String name, Map<String, Map<String, String>> unitsByJob, String asked) {
+    if (asked == null) {
+      if (unitsByJob.containsKey(AGGREGATE_JOB)) {
+        return AGGREGATE_JOB;
+      }
+      return unitsByJob.isEmpty() ? null : unitsByJob.keySet().iterator().next();
+    }
+    if (!unitsByJob.containsKey(asked)) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "experiment "
+              + id
+              + " ("
+              + name
+              + ") has no job '"
+              + asked
+              + "'"
+              + (unitsByJob.isEmpty()
+                  ? ": nothing was measured yet"
+                  : " (jobs: " + String.join(", ", unitsByJob.keySet()) + ")"));
+    }
+    return asked;
+  }
+
+  /** The metrics loaded per trial: {@code seconds} and the one asked for (or the main one). */
+  private static List<String> metrics(
+      long id, String name, String job, Map<String, String> units, String asked) {
+    Set<String> metrics = new TreeSet<>();
+    metrics.add("seconds");
+    if (asked == null) {
+      if (units.containsKey("mib_per_s")) {
+        metrics.add("mib_per_s");
+      } else if (!units.containsKey("seconds") && !units.isEmpty()) {
+        metrics.add(units.keySet().iterator().next());
+      }
+    } else if (units.containsKey(asked)) {
+      metrics.add(asked);
+    } else {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "experiment "
+              + id
+              + " ("
+              + name
+              + ") has no metric '"
+              + asked
+              + "'"
+              + (units.isEmpty()
+                  ? ": nothing was measured yet"
+                  : " for job " + job + " (metrics: " + String.join(", ", units.keySet()) + ")"));
+    }
+    return List.copyOf(metrics);
   }
 
   private List<Host> hosts(long id) throws SQLException {
@@ -104,25 +209,47 @@ public final class ReportLoader {
     return hosts;
   }
 
-  private Map<Long, List<Trial>> trials(long id, String job) throws SQLException {
+  // One row per trial, each loaded metric a column found through the samples index: 100,000
+  // rows for the largest experiments tunelab is tested with, read in one pass.
+  private Map<Long, List<Trial>> trials(long id, String job, List<String> metrics)
+      throws SQLException {
     Map<Long, List<Trial>> byCell = new HashMap<>();
-    try (PreparedStatement ps =
-        db.prepareStatement(
-            "SELECT t.cell_id, t.rep, t.warmup, t.status, t.error,"
-                + " (SELECT s.value FROM samples s WHERE s.trial_id = t.id AND s.job = ?"
-                + "   AND s.metric = 'seconds' ORDER BY s.rowid LIMIT 1)"
-                + " FROM trials t WHERE t.experiment_id = ? ORDER BY t.cell_id, t.rep, t.seq")) {
-      ps.setString(1, job);
-      ps.setLong(2, id);
+    StringBuilder sql = new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error");
+    for (int i = 0; i < metrics.size(); i++) {
+      sql.append(", (SELECT s.value FROM samples s WHERE s.trial_id = t.id AND s.job = ?")
+          .append(" AND s.metric = ? AND s.value IS NOT NULL ORDER BY s.rowid LIMIT 1)");
+    }
+    sql.append(" FROM trials t WHERE t.experiment_id = ? ORDER BY t.cell_id, t.rep, t.seq, t.id");
+    try (PreparedStatement ps = db.prepareStatement(sql.toString())) {
+      int i = 1;
+      for (String m : metrics) {
+        ps.setString(i++, job == null ? "" : job);
+        ps.setString(i++, m);
+      }
+      ps.setLong(i, id);
       try (ResultSet rs = ps.executeQuery()) {
+        long cell = -1;
+        List<Trial> trials = null;
         while (rs.next()) {
-          double seconds = rs.getDouble(6);
-          Double measured = rs.wasNull() ? null : seconds;
-          byCell
-              .computeIfAbsent(rs.getLong(1), c -> new ArrayList<>())
-              .add(
-                  new Trial(
-                      rs.getInt(2), rs.getInt(3) != 0, rs.getString(4), measured, rs.getString(5)));
+          if (rs.getLong(1) != cell) {
+            cell = rs.getLong(1);
+            trials = byCell.computeIfAbsent(cell, c -> new ArrayList<>());
+          }
+          Map<String, Double> values = new HashMap<>(4);
+          for (int m = 0; m < metrics.size(); m++) {
+            double v = rs.getDouble(6 + m);
+            if (!rs.wasNull()) {
+              values.put(metrics.get(m), v);
+            }
+          }
+          String status = rs.getString(4);
+          trials.add(
+              new Trial(
+                  rs.getInt(2),
+                  rs.getInt(3) != 0,
+                  STATUSES.getOrDefault(status, status),
+                  rs.getString(5),
+                  values));
         }
       }
     }
@@ -133,18 +260,30 @@ public final class ReportLoader {
     Map<Long, Map<String, Stat>> byCell = new HashMap<>();
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT st.cell_id, st.metric, st.unit, st.n, st.mean, st.stddev_pop"
+            "SELECT st.cell_id, st.metric, st.unit, st.n, st.mean, st.stddev_pop, st.stddev_samp,"
+                + " st.min, st.median, st.max"
                 + " FROM cell_stats st JOIN cells c ON c.id = st.cell_id"
                 + " WHERE c.experiment_id = ? AND st.job = ?")) {
       ps.setLong(1, id);
-      ps.setString(2, job);
+      ps.setString(2, job == null ? "" : job);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
+          double samp = rs.getDouble(7);
+          if (rs.wasNull()) {
+            samp = Double.NaN;
+          }
+          Summary summary =
+              new Summary(
+                  rs.getInt(4),
+                  rs.getDouble(5),
+                  rs.getDouble(6),
+                  samp,
+                  rs.getDouble(8),
+                  rs.getDouble(9),
+                  rs.getDouble(10));
           byCell
               .computeIfAbsent(rs.getLong(1), c -> new LinkedHashMap<>())
-              .put(
-                  rs.getString(2),
-                  new Stat(rs.getString(3), rs.getInt(4), rs.getDouble(5), rs.getDouble(6)));
+              .put(rs.getString(2), new Stat(rs.getString(3), summary));
         }
       }
     }

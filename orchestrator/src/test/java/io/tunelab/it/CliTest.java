@@ -15,7 +15,10 @@ class CliTest {
 
   @Test
   void everyCommandHasHelpAndThereIsAVersion() {
-    for (String command : new String[] {"run", "plan", "resume", "status", "restore", "query", "report"}) {
+    for (String command :
+        new String[] {
+          "run", "plan", "resume", "status", "restore", "query", "report", "compare", "export", "hosts"
+        }) {
       Lab.Result r = Lab.tunelab(command, "--help");
       assertEquals(0, r.code(), command + ": " + r.all());
       assertTrue(r.out().contains("Usage: tunelab " + command), r.out());

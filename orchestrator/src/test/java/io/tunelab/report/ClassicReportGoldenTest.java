@@ -1,10 +1,8 @@
 package io.tunelab.report;
 
-import static io.tunelab.store.Fixtures.GIB;
 import static io.tunelab.store.Fixtures.cell;
 import static io.tunelab.store.Fixtures.dd;
 import static io.tunelab.store.Fixtures.experiment;
-import static io.tunelab.store.Fixtures.failed;
 import static io.tunelab.store.Fixtures.timed;
 
 import io.tunelab.store.Fixtures;
@@ -35,39 +33,7 @@ class ClassicReportGoldenTest {
     Path db = dir.resolve("t.db");
     long id;
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
-      List<PlannedCell> cells = new ArrayList<>();
-      int ordinal = 1;
-      for (String kase : List.of("default", "client:ra=2M/server:ra=2M")) {
-        for (String bs : List.of("64M", "32M", "16M")) {
-          cells.add(cell(ordinal++, SCHEDULER, "mq-deadline", "case", kase, "bs", bs));
-        }
-      }
-      id = store.createExperiment(experiment("iscsi-readahead", 3, 1, cells));
-      store.recordHost(id, "server", "srv1", Map.of("kernel_release", "6.6.13"));
-      store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
-      store.setExperimentStatus(id, "running");
-      // The design example's three reads for case default, bs=64M.
-      double[][] seconds = {
-        {16.067, 16.883, 16.096}, {16.211, 16.502, 16.398}, {17.012, 16.874, 17.354},
-        {9.213, 9.101, 9.344}, {9.556, 9.489, 9.601}, {10.02, 9.984, 10.113}
-      };
-      for (TrialRef t : store.unfinishedTrials(id)) {
-        int cell = t.cellOrdinal() - 1;
-        double bsMiB = Integer.parseInt(cells.get(cell).params().get("bs").replace("M", ""));
-        if (t.cellOrdinal() == 6 && t.rep() >= 2) {
-          break; // interrupted: the last two repetitions never ran
-        }
-        store.startTrial(t.trialId());
-        if (t.cellOrdinal() == 5 && t.rep() == 2) {
-          store.finishTrial(
-              t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error\nmore"));
-        } else if (t.warmup()) {
-          store.finishTrial(t.trialId(), dd(30.5, GIB, bsMiB));
-        } else {
-          store.finishTrial(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB));
-        }
-      }
-      store.setExperimentStatus(id, "interrupted");
+      id = Studies.iscsi(store);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("iscsi-readahead.txt", report(id, store));

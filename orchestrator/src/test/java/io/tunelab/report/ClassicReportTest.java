@@ -7,6 +7,7 @@ import io.tunelab.report.ReportData.Cell;
 import io.tunelab.report.ReportData.Stat;
 import io.tunelab.report.ReportData.Tally;
 import io.tunelab.report.ReportData.Trial;
+import io.tunelab.stats.Summary;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,16 @@ class ClassicReportTest {
   void headlineCountsWhatIsNotOk() {
     ReportData data =
         new ReportData(
-            7, "nfs", "running", List.of(), new Tally(12, 1, 2, 3, 1), "all", List.of(), List.of());
+            7,
+            "nfs",
+            "running",
+            List.of(),
+            new Tally(12, 1, 2, 3, 1),
+            "all",
+            List.of("all"),
+            Map.of(),
+            List.of(),
+            List.of());
 
     assertEquals(
         "nfs (experiment 7, running): 12 of 19 trials ok; 1 failed, 2 skipped, 3 pending, 1"
@@ -49,8 +59,8 @@ class ClassicReportTest {
             1,
             "",
             Map.of(),
-            List.of(new Trial(1, false, "ok", 2.0, null)),
-            Map.of("seconds", new Stat("s", 1, 2.0, 0.0)));
+            List.of(new Trial(1, false, "ok", null, Map.of("seconds", 2.0))),
+            Map.of("seconds", new Stat("s", Summary.of(new double[] {2.0}))));
     ReportData data =
         new ReportData(
             1,
@@ -59,12 +69,15 @@ class ClassicReportTest {
             List.of(),
             new Tally(1, 0, 0, 0, 0),
             "dd.0",
+            List.of("dd.0"),
+            Map.of("seconds", "s"),
             List.of(),
             List.of(cell));
 
     String report = ClassicReport.render(data);
 
     assertTrue(report.contains("\njob: dd.0\n"), report);
-    assertTrue(report.endsWith("\n   t1  mean(s)  std(s)\n2.000    2.000   0.000\n"), report);
+    assertTrue(report.contains("\n\n   t1  mean(s)  std(s)\n2.000    2.000   0.000\n\n"), report);
+    assertTrue(report.endsWith("\n    cell 1: n = 1\n"), report);
   }
 }

@@ -1,0 +1,158 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.report.Comparison;
+import io.tunelab.report.ReportData;
+import io.tunelab.report.ReportFormat;
+import io.tunelab.store.ExperimentFinder;
+import io.tunelab.store.ReportLoader;
+import io.tunelab.store.ReportLoader.Selection;
+import io.tunelab.store.SqliteResultStore;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tunelab compare A B}: two experiments (the same matrix on two kernels) or, with {@code
+ * --axis}, two values of one axis, row by row with %change and Welch's t-test.
+ */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compare two experiments cell by cell (cells matched by their parameters), or with --axis"
+          + " two values of one axis within one experiment (the latest by default).",
+      "Per row: base mean ±stddev%%, %%change, new mean ±stddev%%, * when Welch's t-test (n >= 3"
+          + " on both sides) finds a difference at --alpha and the change exceeds --threshold,"
+          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow.",
+      "Exits 1 after printing when an experiment has trials that have not run."
+    })
+final class CompareCommand implements Callable<Integer> {
+  @Parameters(
+      paramLabel = "EXPERIMENT",
+      arity = "0..2",
+      description = "Base and new experiment (id or name); with --axis one (default: the latest).")
+  List<String> experiments = new ArrayList<>();
+
+  @Option(
+      names = "--axis",
+      paramLabel = "NAME=BASE,NEW",
+      description =
+          "Compare two values of one axis within one experiment, e.g."
+              + " --axis scheduler=none,mq-deadline.")
+  String axis;
+
+  @Option(
+      names = "--metric",
+      paramLabel = "METRIC",
+      description = "The metric to compare (default: mib_per_s when recorded, else seconds).")
+  String metric;
+
+  @Option(
+      names = "--job",
+      paramLabel = "JOB",
+      description = "The job to compare (default: all, the aggregate of concurrent jobs).")
+  String job;
+
+  @Option(
+      names = "--threshold",
+      paramLabel = "PERCENT",
+      defaultValue = "1",
+      description = "Noise threshold: smaller changes are never marked (default: 1, i.e. 1%%).")
+  String threshold;
+
+  @Option(
+      names = "--alpha",
+      paramLabel = "ALPHA",
+      defaultValue = "0.05",
+      description = "Significance level of the two-sided Welch t-test (default: 0.05).")
+  double alpha;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      paramLabel = "FORMAT",
+      description = "text (default), md, csv or json.")
+  String format;
+
+  @Mixin DatabaseOption db;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ReportFormat chosen = ReportFormat.named(format);
+    Comparison.Options options = new Comparison.Options(alpha, percent(threshold), 0.95);
+    Comparison comparison;
+    List<ReportData> sides = new ArrayList<>();
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+      if (axis == null) {
+        if (experiments.size() != 2) {
+          throw new TunelabException(
+              TunelabException.BAD_INPUT,
+              "compare needs two experiments (compare A B), or --axis NAME=BASE,NEW");
+        }
+        ReportData base = load(store, experiments.get(0), new Selection(job, metric));
+        String m = chosenMetric(base);
+        ReportData next = load(store, experiments.get(1), new Selection(base.job(), m));
+        sides.add(base);
+        sides.add(next);
+        comparison = Comparison.experiments(base, next, m, options);
+      } else {
+        if (experiments.size() > 1) {
+          throw new TunelabException(
+              TunelabException.BAD_INPUT, "with --axis, compare takes one experiment, not two");
+        }
+        String name = experiments.isEmpty() ? null : experiments.get(0);
+        ReportData data = load(store, name, new Selection(job, metric));
+        sides.add(data);
+        comparison = Comparison.axis(data, axis, chosenMetric(data), options);
+      }
+    }
+    spec.commandLine().getOut().print(chosen.render(comparison));
+    PrintWriter err = spec.commandLine().getErr();
+    int code = 0;
+    for (ReportData d : sides) {
+      code = Math.max(code, ReportCommand.unfinished(d, err));
+    }
+    return code;
+  }
+
+  private static ReportData load(SqliteResultStore store, String experiment, Selection s) {
+    return ReportLoader.load(store, ExperimentFinder.find(store, experiment).id(), s);
+  }
+
+  private String chosenMetric(ReportData base) {
+    String m = metric != null ? metric : base.mainMetric();
+    if (m == null) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "experiment " + base.experimentId() + " (" + base.name() + ") has nothing measured yet");
+    }
+    return m;
+  }
+
+  /** {@code 1}, {@code 1%} or {@code 0.5%} as a number of percent. */
+  static double percent(String text) {
+    String t = text.strip();
+    if (t.endsWith("%")) {
+      t = t.substring(0, t.length() - 1).strip();
+    }
+    try {
+      return Double.parseDouble(t);
+    } catch (NumberFormatException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          String.format(
+              Locale.ROOT, "--threshold takes a percentage such as 1 or 0.5%%, not '%s'", text));
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.report.ExportFormat;
+import io.tunelab.report.SampleWriter;
+import io.tunelab.store.ExperimentFinder;
+import io.tunelab.store.ResultStore.StoredExperiment;
+import io.tunelab.store.ResultStore.TrialCounts;
+import io.tunelab.store.SampleCursor;
+import io.tunelab.store.SqliteResultStore;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tunelab export [EXPERIMENT]}: every sample in long format, one row each with every
+ * parameter and knob of its cell, streamed from a database cursor in constant memory.
+ */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Write every sample of an experiment (the latest by default) in long format: one row per"
+          + " sample with its trial, cell, every parameter (param:AXIS) and knob (knob:KNOB).",
+      "Streamed as read: any number of samples in constant memory.",
+      "Exits 1 after writing when the experiment has trials that have not run."
+    })
+final class ExportCommand implements Callable<Integer> {
+  @Parameters(
+      paramLabel = "EXPERIMENT",
+      arity = "0..1",
+      description = "Experiment id or name (default: the latest).")
+  String experiment;
+
+  @Option(
+      names = "--format",
+      defaultValue = "csv",
+      paramLabel = "FORMAT",
+      description = "csv (default), json (one array, an object per line) or jsonl (JSON Lines).")
+  String format;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description = "Write to FILE instead of standard output.")
+  Path output;
+
+  @Mixin DatabaseOption db;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ExportFormat chosen = ExportFormat.named(format);
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+      StoredExperiment found = ExperimentFinder.find(store, experiment);
+      TrialCounts counts = store.trialCounts(found.id());
+      try (Writer out = open()) {
+        SampleCursor.stream(store, found.id(), new SampleWriter(out, chosen));
+      } catch (UncheckedIOException | IOException e) {
+        IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED,
+            "cannot write "
+                + (output == null ? "standard output" : output)
+                + ": "
+                + ReportCommand.reason(cause));
+      }
+      if (counts.unfinished() > 0) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "tunelab: experiment "
+                + found.id()
+                + " ("
+                + found.name()
+                + ") is "
+                + found.status()
+                + ": "
+                + counts.unfinished()
+                + " of "
+                + counts.total()
+                + " trials have not run; exported what exists");
+        return TunelabException.TRIALS_FAILED;
+      }
+    }
+    return 0;
+  }
+
+  // Standard output goes through picocli's writer so that tests can capture it; a file
+  // through a buffer of its own.
+  private Writer open() {
+    if (output == null) {
+      return new NonClosing(spec.commandLine().getOut());
+    }
+    try {
+      return new BufferedWriter(
+          new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8), 1 << 16);
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "cannot write " + output + ": " + ReportCommand.reason(e));
+    }
+  }
+
+  /**
+   * Standard output stays open after the export; it is only flushed. A PrintWriter keeps its errors
+   * to itself, so they are asked for now and then: a closed pipe ({@code | head}) ends the export
+   * instead of writing a million lines into nothing.
+   */
+  private static final class NonClosing extends Writer {
+    private static final int CHECK_EVERY = 4096;
+
+    private final PrintWriter out;
+    private int writes;
+
+    NonClosing(PrintWriter out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(char[] buf, int off, int len) throws IOException {
+      out.write(buf, off, len);
+      checkNowAndThen();
+    }
+
+    @Override
+    public void write(String s) throws IOException {
+      out.write(s);
+      checkNowAndThen();
+    }
+
+    @Override
+    public Writer append(CharSequence s) throws IOException {
+      out.append(s);
+      checkNowAndThen();
+      return this;
+    }
+
+    private void checkNowAndThen() throws IOException {
+      if (++writes % CHECK_EVERY == 0 && out.checkError()) {
+        throw new IOException("closed pipe or full disk");
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+      if (out.checkError()) {
+        throw new IOException("closed pipe or full disk");
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush();
+    }
+  }
+}

@@ -1,0 +1,415 @@
+package io.tunelab.report;
+
+import io.tunelab.TunelabException;
+import io.tunelab.report.ReportData.Cell;
+import io.tunelab.report.ReportData.Stat;
+import io.tunelab.stats.Caveats;
+import io.tunelab.stats.Change;
+import io.tunelab.stats.Direction;
+import io.tunelab.stats.Welch;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Two sets of cells side by side: the same matrix run twice (two kernels), or two values of one
+ * axis within one experiment. Rows are matched by the parameters that remain; each gets the %change
+ * of its mean, Welch's t-test and a verdict, and the whole a TOTAL and a geomean row.
+ *
+ * @param base the left side, the reference
+ * @param next the right side, compared with the base
+ * @param labelAxes the axes that name a row, as written
+ * @param rows matched rows measured on both sides, in the base's cell order
+ * @param total the sums of each side's means and their %change
+ * @param geomean the geometric means of each side's means and of the ratios, as a %change
+ * @param onlyInBase labels of base cells with no match on the other side
+ * @param onlyInNew labels of new cells with no match in the base
+ * @param unmeasured labels of matched cells without a value on one side or both
+ */
+public record Comparison(
+    Side base,
+    Side next,
+    String job,
+    String metric,
+    String unit,
+    Direction direction,
+    Options options,
+    AxisNames axes,
+    List<String> labelAxes,
+    List<Row> rows,
+    Aggregate total,
+    Aggregate geomean,
+    List<String> onlyInBase,
+    List<String> onlyInNew,
+    List<String> unmeasured,
+    Warnings baseWarnings,
+    Warnings newWarnings) {
+
+  /** The marker of a significant change. */
+  public static final String SIGNIFICANT = "*";
+
+  /** The marker of a change the test cannot tell from noise. */
+  public static final String NOT_SIGNIFICANT = "~";
+
+  /**
+   * How to decide.
+   *
+   * @param alpha the significance level of the two-sided Welch t-test (0.05)
+   * @param threshold the noise threshold in percent: smaller changes are never significant (1)
+   * @param level the confidence level of the intervals JSON gives (0.95)
+   */
+  public record Options(double alpha, double threshold, double level) {
+    /** alpha 0.05, threshold 1 %, 95 % intervals. */
+    public static final Options DEFAULT = new Options(0.05, 1, 0.95);
+
+    public Options {
+      if (!(alpha > 0 && alpha < 1)) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT, "--alpha must lie between 0 and 1, not " + alpha);
+      }
+      if (!(threshold >= 0) || Double.isInfinite(threshold)) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT, "--threshold must be a percentage of 0 or more");
+      }
+    }
+  }
+
+  /**
+   * One side: what people call it ({@code experiment 3 readahead (finished)} or {@code
+   * scheduler=none}) and a detail line (hosts and kernels, or the experiment).
+   */
+  public record Side(String name, String detail, ReportData data) {}
+
+  /**
+   * One matched row.
+   *
+   * @param change the %change of the mean, NaN when the base mean is 0
+   * @param welch the t-test, null with fewer than two values on a side
+   * @param verdict {@code improvement}, {@code regression} or {@code change} (direction unknown)
+   *     for a significant change, else {@code none}
+   */
+  public record Row(
+      String label,
+      Map<String, String> params,
+      Cell baseCell,
+      Cell newCell,
+      Stat base,
+      Stat next,
+      double change,
+      Welch welch,
+      boolean significant,
+      String verdict) {
+
+    /** {@code *} or {@code ~}. */
+    public String marker() {
+      return significant ? SIGNIFICANT : NOT_SIGNIFICANT;
+    }
+
+    /** The p-value, NaN without a test. */
+    public double p() {
+      return welch == null ? Double.NaN : welch.p();
+    }
+  }
+
+  /** A summary row: a value per side and the %change between them. */
+  public record Aggregate(double base, double next, double change) {}
+
+  /** Compares two experiments cell by cell, matched by all their parameters. */
+  public static Comparison experiments(ReportData base, ReportData next, String metric, Options o) {
+    if (!Set.copyOf(base.paramNames()).equals(Set.copyOf(next.paramNames()))) {
+      AxisNames a = new AxisNames(base.paramNames());
+      AxisNames z = new AxisNames(next.paramNames());
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "experiments "
+              + base.experimentId()
+              + " and "
+              + next.experimentId()
+              + " have no cells in common: their axes differ ("
+              + String.join(", ", base.paramNames().stream().map(a::shown).toList())
+              + " vs "
+              + String.join(", ", next.paramNames().stream().map(z::shown).toList())
+              + ")");
+    }
+    return build(
+        new Side(experimentName(base), hostLine(base), base),
+        new Side(experimentName(next), hostLine(next), next),
+        base.cells(),
+        next.cells(),
+        null,
+        metric,
+        o);
+  }
+
+  /**
+   * Compares two values of one axis given as {@code NAME=BASE,NEW} ({@code --axis}). The name may
+   * itself hold {@code =}: the split is at the first {@code =} after which a known axis ends.
+   */
+  public static Comparison axis(ReportData data, String spec, String metric, Options o) {
+    AxisNames axes = new AxisNames(data.paramNames());
+    String where = "experiment " + data.experimentId() + " (" + data.name() + ")";
+    int eq = spec.indexOf('=');
+    String name = null;
+    for (int i = eq; i >= 0; i = spec.indexOf('=', i + 1)) {
+      String candidate = spec.substring(0, i);
+      if (data.paramNames().contains(candidate)
+          || data.paramNames().stream().anyMatch(a -> axes.shown(a).equals(candidate))) {
+        name = candidate;
+        eq = i;
+        break;
+      }
+    }
+    if (eq < 0) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--axis takes NAME=BASE,NEW, e.g. scheduler=none,mq-deadline");
+    }
+    if (name == null) {
+      axes.resolve(spec.substring(0, eq), where); // fails naming the axes there are
+    }
+    String[] values = spec.substring(eq + 1).split(",", -1);
+    if (values.length != 2 || values[0].isEmpty() || values[1].isEmpty()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--axis takes NAME=BASE,NEW with exactly two values separated by a comma, not '"
+              + spec
+              + "'");
+    }
+    return axis(data, name, values[0], values[1], metric, o);
+  }
+
+  /**
+   * Compares the cells of one experiment where {@code axis} is {@code baseValue} with those where
+   * it is {@code newValue}, matched by their other parameters.
+   */
+  public static Comparison axis(
+      ReportData data, String axis, String baseValue, String newValue, String metric, Options o) {
+    AxisNames axes = new AxisNames(data.paramNames());
+    String where = "experiment " + data.experimentId() + " (" + data.name() + ")";
+    String name = axes.resolve(axis, where);
+    Set<String> values = new LinkedHashSet<>();
+    for (Cell c : data.cells()) {
+      values.add(c.params().getOrDefault(name, "-"));
+    }
+    for (String v : List.of(baseValue, newValue)) {
+      if (!values.contains(v)) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT,
+            "axis "
+                + axes.shown(name)
+                + " of "
+                + where
+                + " has no value '"
+                + v
+                + "' (values: "
+                + String.join(", ", values)
+                + ")");
+      }
+    }
+    if (baseValue.equals(newValue)) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--axis needs two different values, not " + baseValue + " twice");
+    }
+    List<Cell> left =
+        data.cells().stream().filter(c -> baseValue.equals(c.params().get(name))).toList();
+    List<Cell> right =
+        data.cells().stream().filter(c -> newValue.equals(c.params().get(name))).toList();
+    String detail = experimentName(data);
+    return build(
+        new Side(axes.shown(name) + "=" + baseValue, detail, data),
+        new Side(axes.shown(name) + "=" + newValue, detail, data),
+        left,
+        right,
+        name,
+        metric,
+        o);
+  }
+
+  private static Comparison build(
+      Side base,
+      Side next,
+      List<Cell> left,
+      List<Cell> right,
+      String axis,
+      String metric,
+      Options o) {
+    ReportData data = base.data();
+    AxisNames axes = new AxisNames(data.paramNames());
+    List<String> labelAxes = new ArrayList<>(data.paramNames());
+    labelAxes.remove(axis);
+    Map<Map<String, String>, Cell> newByKey = new LinkedHashMap<>();
+    for (Cell c : right) {
+      newByKey.put(key(c, axis), c);
+    }
+    Direction direction = Direction.of(metric);
+    List<Row> rows = new ArrayList<>();
+    List<String> onlyInBase = new ArrayList<>();
+    List<String> unmeasured = new ArrayList<>();
+    List<Cell> baseMatched = new ArrayList<>();
+    List<Cell> newMatched = new ArrayList<>();
+    for (Cell b : left) {
+      Cell n = newByKey.remove(key(b, axis));
+      String label = label(axes, b.params(), labelAxes);
+      if (n == null) {
+        onlyInBase.add(label);
+        continue;
+      }
+      Stat sb = b.stats().get(metric);
+      Stat sn = n.stats().get(metric);
+      if (sb == null || sn == null) {
+        unmeasured.add(
+            label + " (" + (sb == null ? sn == null ? "neither side" : "base" : "new") + ")");
+        continue;
+      }
+      baseMatched.add(b);
+      newMatched.add(n);
+      rows.add(row(label, shownParams(axes, b.params(), labelAxes), b, n, sb, sn, direction, o));
+    }
+    List<String> onlyInNew = new ArrayList<>();
+    for (Cell n : newByKey.values()) {
+      onlyInNew.add(label(axes, n.params(), labelAxes));
+    }
+    if (rows.isEmpty()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          (baseMatched.isEmpty() && unmeasured.isEmpty()
+                  ? base.name() + " and " + next.name() + " have no cells in common"
+                  : "no cell of "
+                      + base.name()
+                      + " and "
+                      + next.name()
+                      + " has "
+                      + metric
+                      + " measured on both sides")
+              + " (matched by their parameters"
+              + (axis == null ? "" : " other than " + axes.shown(axis))
+              + ")");
+    }
+    String unit = data.unit(metric);
+    return new Comparison(
+        base,
+        next,
+        data.job(),
+        metric,
+        unit,
+        direction,
+        o,
+        axes,
+        List.copyOf(labelAxes),
+        List.copyOf(rows),
+        total(rows),
+        geomean(rows),
+        List.copyOf(onlyInBase),
+        List.copyOf(onlyInNew),
+        List.copyOf(unmeasured),
+        Warnings.of(baseMatched, metric, unit, c -> label(axes, c.params(), labelAxes)),
+        Warnings.of(newMatched, metric, unit, c -> label(axes, c.params(), labelAxes)));
+  }
+
+  private static Row row(
+      String label,
+      Map<String, String> params,
+      Cell b,
+      Cell n,
+      Stat sb,
+      Stat sn,
+      Direction direction,
+      Options o) {
+    double change = Change.percent(sb.mean(), sn.mean());
+    Welch welch =
+        Welch.applicable(sb.summary(), sn.summary())
+            ? Welch.test(sb.summary(), sn.summary(), o.level())
+            : null;
+    boolean significant =
+        welch != null
+            && sb.n() >= Caveats.MIN_N
+            && sn.n() >= Caveats.MIN_N
+            && welch.p() < o.alpha()
+            && !Double.isNaN(change)
+            && Math.abs(change) > o.threshold();
+    String verdict = significant ? direction.verdict(change) : "none";
+    return new Row(label, params, b, n, sb, sn, change, welch, significant, verdict);
+  }
+
+  private static Aggregate total(List<Row> rows) {
+    double b = 0;
+    double n = 0;
+    for (Row r : rows) {
+      b += r.base().mean();
+      n += r.next().mean();
+    }
+    return new Aggregate(b, n, Change.percent(b, n));
+  }
+
+  private static Aggregate geomean(List<Row> rows) {
+    List<Double> ratios = new ArrayList<>();
+    List<Double> bases = new ArrayList<>();
+    List<Double> news = new ArrayList<>();
+    for (Row r : rows) {
+      bases.add(r.base().mean());
+      news.add(r.next().mean());
+      ratios.add(r.base().mean() == 0 ? Double.NaN : r.next().mean() / r.base().mean());
+    }
+    double ratio = Change.geometricMean(ratios);
+    return new Aggregate(
+        Change.geometricMean(bases), Change.geometricMean(news), 100 * (ratio - 1));
+  }
+
+  // Matching by axis names as written (local.block.${dev}.read_ahead_kb), sorted, so that the
+  // loop device of the day and the order of the axes do not matter.
+  private static Map<String, String> key(Cell c, String axis) {
+    Map<String, String> key = new TreeMap<>(c.params());
+    if (axis != null) {
+      key.remove(axis);
+    }
+    return key;
+  }
+
+  private static String label(AxisNames axes, Map<String, String> params, List<String> labelAxes) {
+    if (labelAxes.isEmpty()) {
+      return "(all)";
+    }
+    return axes.label(params, labelAxes);
+  }
+
+  private static Map<String, String> shownParams(
+      AxisNames axes, Map<String, String> params, List<String> labelAxes) {
+    Map<String, String> shown = new LinkedHashMap<>();
+    for (String a : labelAxes) {
+      shown.put(axes.shown(a), params.getOrDefault(a, "-"));
+    }
+    return shown;
+  }
+
+  private static String experimentName(ReportData d) {
+    return String.format(
+        Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status());
+  }
+
+  private static String hostLine(ReportData d) {
+    List<String> hosts = new ArrayList<>();
+    for (ReportData.Host h : d.hosts()) {
+      hosts.add(
+          h.role() + "=" + h.host() + (h.kernelRelease() == null ? "" : " " + h.kernelRelease()));
+    }
+    return String.join(", ", hosts);
+  }
+
+  /** How many rows got each verdict, in the order improvement, regression, change, none. */
+  public Map<String, Integer> verdicts() {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (String v : List.of("improvement", "regression", "change", "none")) {
+      counts.put(v, 0);
+    }
+    for (Row r : rows) {
+      counts.merge(r.verdict(), 1, Integer::sum);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,148 @@
+package io.tunelab.report;
+
+import io.tunelab.report.Comparison.Aggregate;
+import io.tunelab.report.Comparison.Row;
+import io.tunelab.report.ReportData.Stat;
+import io.tunelab.report.Table.Block;
+import io.tunelab.report.Table.Measure;
+import io.tunelab.report.Table.Text;
+import io.tunelab.report.Table.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CSV for spreadsheets, pandas and R: the report table flattened (block axes as leading columns, a
+ * mean-with-spread as two columns), or one line per compared row.
+ */
+final class CsvOutput {
+  private CsvOutput() {}
+
+  static String report(Report r) {
+    StringBuilder out = new StringBuilder();
+    out.append(Csv.line(header(r.table())));
+    for (Block block : r.table().blocks()) {
+      for (List<Value> row : block.rows()) {
+        List<String> fields = new ArrayList<>(block.key());
+        for (Value v : row) {
+          fields.addAll(fields(v));
+        }
+        out.append(Csv.line(fields));
+      }
+    }
+    return out.toString();
+  }
+
+  /** The flat column names: block axes, then every column, a measure column twice. */
+  static List<String> header(Table t) {
+    List<String> names = new ArrayList<>(t.keyColumns());
+    for (int i = 0; i < t.columns().size(); i++) {
+      String name = t.columns().get(i).name();
+      names.add(name);
+      if (isMeasure(t, i)) {
+        names.add(name + " std");
+      }
+    }
+    return unique(names);
+  }
+
+  /** Whether column {@code i} holds means with spread (a pivot column). */
+  static boolean isMeasure(Table t, int i) {
+    for (Block b : t.blocks()) {
+      for (List<Value> row : b.rows()) {
+        if (row.get(i) instanceof Measure) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static List<String> fields(Value v) {
+    if (v instanceof Text t) {
+      return List.of(t.text());
+    }
+    if (v instanceof Table.Number n) {
+      return List.of(Numbers.exact(n.value()));
+    }
+    if (v instanceof Measure m) {
+      return List.of(Numbers.exact(m.mean()), Numbers.exact(m.std()));
+    }
+    return List.of("");
+  }
+
+  static String comparison(Comparison c) {
+    StringBuilder out = new StringBuilder();
+    List<String> header = new ArrayList<>(List.of("label"));
+    List<String> params = c.labelAxes().stream().map(c.axes()::shown).toList();
+    header.addAll(params);
+    header.addAll(
+        List.of(
+            "base_mean",
+            "base_stddev_pop",
+            "base_stddev_samp",
+            "base_n",
+            "new_mean",
+            "new_stddev_pop",
+            "new_stddev_samp",
+            "new_n",
+            "change_pct",
+            "marker",
+            "p",
+            "t",
+            "df",
+            "verdict"));
+    out.append(Csv.line(unique(header)));
+    for (Row r : c.rows()) {
+      List<String> f = new ArrayList<>();
+      f.add(r.label());
+      for (String p : params) {
+        f.add(r.params().getOrDefault(p, ""));
+      }
+      side(f, r.base());
+      side(f, r.next());
+      f.add(Numbers.exact(r.change()));
+      f.add(r.marker());
+      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().p()));
+      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().t()));
+      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().df()));
+      f.add(r.verdict());
+      out.append(Csv.line(f));
+    }
+    out.append(aggregate("TOTAL", c.total(), params.size()));
+    out.append(aggregate("geomean", c.geomean(), params.size()));
+    return out.toString();
+  }
+
+  private static void side(List<String> f, Stat s) {
+    f.add(Numbers.exact(s.mean()));
+    f.add(Numbers.exact(s.stddevPop()));
+    f.add(Numbers.exact(s.summary().stddevSamp()));
+    f.add(String.valueOf(s.n()));
+  }
+
+  private static String aggregate(String label, Aggregate a, int params) {
+    List<String> f = new ArrayList<>();
+    f.add(label);
+    for (int i = 0; i < params; i++) {
+      f.add("");
+    }
+    f.addAll(List.of(Numbers.exact(a.base()), "", "", ""));
+    f.addAll(List.of(Numbers.exact(a.next()), "", "", ""));
+    f.add(Numbers.exact(a.change()));
+    f.addAll(List.of("", "", "", "", ""));
+    return Csv.line(f);
+  }
+
+  // A block axis may share its name with a column (an axis called "std"): keep both apart.
+  static List<String> unique(List<String> names) {
+    List<String> out = new ArrayList<>();
+    for (String n : names) {
+      String name = n;
+      for (int k = 2; out.contains(name); k++) {
+        name = n + "_" + k;
+      }
+      out.add(name);
+    }
+    return out;
+  }
+}

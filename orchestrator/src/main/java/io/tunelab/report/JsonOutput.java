@@ -1,0 +1,282 @@
+package io.tunelab.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tunelab.report.Comparison.Aggregate;
+import io.tunelab.report.Comparison.Row;
+import io.tunelab.report.ReportData.Cell;
+import io.tunelab.report.ReportData.Stat;
+import io.tunelab.report.ReportData.Trial;
+import io.tunelab.report.Table.Block;
+import io.tunelab.report.Table.Measure;
+import io.tunelab.report.Table.Text;
+import io.tunelab.report.Table.Value;
+import io.tunelab.stats.Interval;
+import io.tunelab.stats.Summary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One JSON document per report or comparison, with the numbers behind the table: statistics, 95 %
+ * confidence intervals, t-tests and warnings. Numbers are numbers; NaN becomes null.
+ */
+final class JsonOutput {
+  /** The confidence level of the intervals reports give. */
+  static final double LEVEL = 0.95;
+
+  private JsonOutput() {}
+
+  static String report(Report r) {
+    ReportData d = r.data();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("experiment", experiment(d));
+    doc.put("job", d.job());
+    doc.put("metric", r.metric());
+    doc.put("unit", r.unit());
+    Map<String, Object> layout = new LinkedHashMap<>();
+    layout.put("blocks", r.layout().blocks().stream().map(r.axes()::shown).toList());
+    layout.put("rows", r.layout().rows().stream().map(r.axes()::shown).toList());
+    layout.put(
+        "columns", r.layout().columns() == null ? null : r.axes().shown(r.layout().columns()));
+    doc.put("layout", layout);
+    List<String> names = CsvOutput.header(r.table());
+    doc.put("columns", names);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Block block : r.table().blocks()) {
+      for (List<Value> row : block.rows()) {
+        List<Object> values = new ArrayList<>(block.key());
+        for (Value v : row) {
+          values.addAll(values(v));
+        }
+        Map<String, Object> object = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+          object.put(names.get(i), values.get(i));
+        }
+        rows.add(object);
+      }
+    }
+    doc.put("rows", rows);
+    List<Map<String, Object>> cells = new ArrayList<>();
+    for (Cell c : d.cells()) {
+      cells.add(cell(c, r.metric()));
+    }
+    doc.put("cells", cells);
+    doc.put("failed_trials", failed(d));
+    doc.put("warnings", warnings(r.warnings()));
+    doc.put("unfinished", r.unfinished());
+    return write(doc);
+  }
+
+  static String comparison(Comparison c) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("base", side(c.base()));
+    doc.put("new", side(c.next()));
+    doc.put("metric", c.metric());
+    doc.put("unit", c.unit());
+    doc.put("direction", c.direction().text());
+    doc.put("job", c.job());
+    doc.put("alpha", c.options().alpha());
+    doc.put("threshold_pct", c.options().threshold());
+    doc.put("confidence_level", c.options().level());
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Row r : c.rows()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("label", r.label());
+      row.put("params", r.params());
+      row.put("base", stat(r.baseCell(), r.base(), c.options().level()));
+      row.put("new", stat(r.newCell(), r.next(), c.options().level()));
+      row.put("change_pct", num(r.change()));
+      row.put("marker", r.marker());
+      row.put("significant", r.significant());
+      row.put("verdict", r.verdict());
+      if (r.welch() != null) {
+        row.put("difference", num(r.welch().difference()));
+        row.put("difference_ci", interval(r.welch().interval()));
+        row.put("t", num(r.welch().t()));
+        row.put("df", num(r.welch().df()));
+        row.put("p", num(r.welch().p()));
+      } else {
+        row.put("difference", num(r.next().mean() - r.base().mean()));
+        row.put("difference_ci", null);
+        row.put("t", null);
+        row.put("df", null);
+        row.put("p", null);
+      }
+      rows.add(row);
+    }
+    doc.put("rows", rows);
+    doc.put("total", aggregate(c.total()));
+    doc.put("geomean", aggregate(c.geomean()));
+    doc.put("verdicts", c.verdicts());
+    doc.put("only_in_base", c.onlyInBase());
+    doc.put("only_in_new", c.onlyInNew());
+    doc.put("unmeasured", c.unmeasured());
+    Map<String, Object> warnings = new LinkedHashMap<>();
+    warnings.put("base", warnings(c.baseWarnings()));
+    warnings.put("new", warnings(c.newWarnings()));
+    doc.put("warnings", warnings);
+    return write(doc);
+  }
+
+  private static Map<String, Object> experiment(ReportData d) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("id", d.experimentId());
+    e.put("name", d.name());
+    e.put("status", d.status());
+    Map<String, Object> trials = new LinkedHashMap<>();
+    trials.put("total", d.tally().total());
+    trials.put("ok", d.tally().ok());
+    trials.put("failed", d.tally().failed());
+    trials.put("skipped", d.tally().skipped());
+    trials.put("pending", d.tally().pending());
+    trials.put("running", d.tally().running());
+    e.put("trials", trials);
+    List<Map<String, Object>> hosts = new ArrayList<>();
+    for (ReportData.Host h : d.hosts()) {
+      Map<String, Object> host = new LinkedHashMap<>();
+      host.put("role", h.role());
+      host.put("host", h.host());
+      host.put("kernel_release", h.kernelRelease());
+      hosts.add(host);
+    }
+    e.put("hosts", hosts);
+    return e;
+  }
+
+  private static Map<String, Object> side(Comparison.Side s) {
+    Map<String, Object> side = new LinkedHashMap<>();
+    side.put("name", s.name());
+    side.put("detail", s.detail());
+    side.put("experiment", experiment(s.data()));
+    return side;
+  }
+
+  private static Map<String, Object> cell(Cell c, String metric) {
+    Map<String, Object> cell = new LinkedHashMap<>();
+    cell.put("ordinal", c.ordinal());
+    cell.put("label", c.label());
+    cell.put("params", c.params());
+    Stat s = metric == null ? null : c.stats().get(metric);
+    cell.putAll(s == null ? emptyStat() : stat(null, s, LEVEL));
+    List<Object> values = new ArrayList<>();
+    for (Trial t : c.measured()) {
+      Double v = metric == null || !t.status().equals("ok") ? null : t.value(metric);
+      values.add(v);
+    }
+    cell.put("values", values);
+    return cell;
+  }
+
+  private static Map<String, Object> emptyStat() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    for (String k :
+        List.of("n", "mean", "stddev_pop", "stddev_samp", "min", "median", "max", "cv", "ci95")) {
+      s.put(k, null);
+    }
+    return s;
+  }
+
+  private static Map<String, Object> stat(Cell cell, Stat stat, double level) {
+    Summary s = stat.summary();
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (cell != null) {
+      m.put("cell", cell.ordinal());
+    }
+    m.put("n", s.n());
+    m.put("mean", num(s.mean()));
+    m.put("stddev_pop", num(s.stddevPop()));
+    m.put("stddev_samp", num(s.stddevSamp()));
+    m.put("min", num(s.min()));
+    m.put("median", num(s.median()));
+    m.put("max", num(s.max()));
+    m.put("cv", num(s.cv()));
+    m.put(level == LEVEL ? "ci95" : "ci", interval(s.meanInterval(level)));
+    return m;
+  }
+
+  private static List<Object> interval(Interval i) {
+    if (!i.known()) {
+      return null;
+    }
+    List<Object> ends = new ArrayList<>();
+    ends.add(num(i.low()));
+    ends.add(num(i.high()));
+    return ends;
+  }
+
+  private static Map<String, Object> aggregate(Aggregate a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("base", num(a.base()));
+    m.put("new", num(a.next()));
+    m.put("change_pct", num(a.change()));
+    return m;
+  }
+
+  private static List<Map<String, Object>> failed(ReportData d) {
+    List<Map<String, Object>> failed = new ArrayList<>();
+    for (Cell c : d.cells()) {
+      for (Trial t : c.trials()) {
+        if (t.status().equals("failed")) {
+          Map<String, Object> f = new LinkedHashMap<>();
+          f.put("cell", c.ordinal());
+          f.put("label", c.label());
+          f.put("rep", t.rep());
+          f.put("warmup", t.warmup());
+          f.put("error", t.error());
+          failed.add(f);
+        }
+      }
+    }
+    return failed;
+  }
+
+  private static List<Map<String, Object>> warnings(Warnings w) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (Warnings.Entry e : w.entries()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("kind", e.kind().id());
+      m.put("cell", e.cell());
+      m.put("label", e.label());
+      m.put("n", e.n());
+      m.put("cv", num(e.cv()));
+      if (e.kind() == Warnings.Kind.OUTLIER) {
+        m.put("rep", e.rep());
+        m.put("value", num(e.value()));
+        m.put("score", num(e.score()));
+      }
+      list.add(m);
+    }
+    return list;
+  }
+
+  private static List<Object> values(Value v) {
+    List<Object> out = new ArrayList<>();
+    if (v instanceof Text t) {
+      out.add(t.text());
+    } else if (v instanceof Table.Number n) {
+      out.add(num(n.value()));
+    } else if (v instanceof Measure m) {
+      out.add(num(m.mean()));
+      out.add(num(m.std()));
+    } else {
+      out.add(null);
+    }
+    return out;
+  }
+
+  private static Double num(double d) {
+    return Double.isFinite(d) ? d : null;
+  }
+
+  private static String write(Object doc) {
+    try {
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc)
+          + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.tunelab.report;
+
+import io.tunelab.report.Comparison.Row;
+import io.tunelab.report.Table.Block;
+import io.tunelab.report.Table.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/** GitHub-flavoured Markdown: what the text shows, as paragraphs, tables and lists. */
+final class MarkdownOutput {
+  private MarkdownOutput() {}
+
+  static String report(Report r) {
+    StringBuilder out = new StringBuilder();
+    out.append(escape(r.headline())).append("\n\n");
+    for (String line : r.preamble()) {
+      out.append(escape(line)).append("\n\n");
+    }
+    if (r.legend() != null) {
+      out.append(escape(r.legend())).append("\n\n");
+    }
+    Table t = r.table();
+    List<String> header = t.columns().stream().map(Table.Column::name).toList();
+    List<Boolean> right = t.columns().stream().map(Table.Column::right).toList();
+    for (Block block : t.blocks()) {
+      if (!block.title().isEmpty()) {
+        out.append("**").append(escape(block.title())).append("**\n\n");
+      }
+      List<List<String>> rows = new ArrayList<>();
+      for (List<Value> row : block.rows()) {
+        rows.add(row.stream().map(TextOutput::shown).toList());
+      }
+      table(out, header, right, rows);
+      out.append('\n');
+    }
+    if (!r.failures().isEmpty()) {
+      out.append("failed trials:\n\n");
+      for (String l : r.failures()) {
+        out.append("- ").append(escape(l)).append('\n');
+      }
+      out.append('\n');
+    }
+    if (!r.warnings().isEmpty()) {
+      out.append("warnings about ").append(escape(r.metric())).append(":\n\n");
+      list(out, r.warnings().lines(""));
+      out.append('\n');
+    }
+    if (r.unfinished() != null) {
+      out.append(escape(r.unfinished())).append("\n\n");
+    }
+    return out.toString().stripTrailing() + "\n";
+  }
+
+  static String comparison(Comparison c) {
+    StringBuilder out = new StringBuilder();
+    for (String line : TextOutput.heading(c)) {
+      out.append("- ").append(escape(line)).append('\n');
+    }
+    out.append('\n');
+    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
+    List<Boolean> right = List.of(true, true, true, false, true, true, false);
+    List<List<String>> rows = new ArrayList<>();
+    for (Row r : c.rows()) {
+      rows.add(
+          List.of(
+              Numbers.fixed(r.base().mean())
+                  + " "
+                  + Numbers.relative(r.base().stddevPop(), r.base().mean()),
+              Numbers.percent(r.change()),
+              Numbers.fixed(r.next().mean())
+                  + " "
+                  + Numbers.relative(r.next().stddevPop(), r.next().mean()),
+              r.marker(),
+              Numbers.p(r.p()),
+              r.base().n() + "/" + r.next().n(),
+              r.label()));
+    }
+    rows.add(aggregate(c.total(), c.rows().size(), "**TOTAL**"));
+    rows.add(aggregate(c.geomean(), c.rows().size(), "**geomean**"));
+    table(out, header, right, rows);
+    out.append('\n');
+    List<String> footer = TextOutput.footer(c);
+    out.append(escape(footer.get(0))).append("\n\n");
+    list(out, footer.subList(1, footer.size()));
+    return out.toString().stripTrailing() + "\n";
+  }
+
+  private static List<String> aggregate(Comparison.Aggregate a, int rows, String label) {
+    return List.of(
+        Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
+        Numbers.percent(a.change()),
+        Double.isNaN(a.next()) ? "-" : Numbers.fixed(a.next()),
+        "",
+        "",
+        String.valueOf(rows),
+        label);
+  }
+
+  private static void table(
+      StringBuilder out, List<String> header, List<Boolean> right, List<List<String>> rows) {
+    out.append('|');
+    for (String h : header) {
+      out.append(' ').append(escape(h)).append(" |");
+    }
+    out.append("\n|");
+    for (boolean r : right) {
+      out.append(r ? " ---: |" : " --- |");
+    }
+    out.append('\n');
+    for (List<String> row : rows) {
+      out.append('|');
+      for (String v : row) {
+        // The bold of TOTAL and geomean is ours; everything else is data.
+        String cell = v.startsWith("**") ? v : escape(v);
+        out.append(' ').append(cell).append(" |");
+      }
+      out.append('\n');
+    }
+  }
+
+  // Indented text lines become a nested list: two spaces of indent per level.
+  private static void list(StringBuilder out, List<String> lines) {
+    for (String line : lines) {
+      int indent = line.length() - line.stripLeading().length();
+      out.append("  ".repeat(indent / 2)).append("- ").append(escape(line.strip())).append('\n');
+    }
+  }
+
+  /** Escapes what Markdown would read as markup in a table or a list: {@code \\ | *}. */
+  static String escape(String s) {
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*");
+  }
+}

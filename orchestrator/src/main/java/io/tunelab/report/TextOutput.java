@@ -1,0 +1,278 @@
+package io.tunelab.report;
+
+import io.tunelab.report.Comparison.Aggregate;
+import io.tunelab.report.Comparison.Row;
+import io.tunelab.report.Table.Absent;
+import io.tunelab.report.Table.Block;
+import io.tunelab.report.Table.Measure;
+import io.tunelab.report.Table.Text;
+import io.tunelab.report.Table.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Fixed-width plain text, fit for a mailing list: reports and comparisons. */
+final class TextOutput {
+  private TextOutput() {}
+
+  static String report(Report r) {
+    StringBuilder out = new StringBuilder();
+    out.append(r.headline()).append('\n');
+    for (String line : r.preamble()) {
+      out.append(line).append('\n');
+    }
+    if (r.legend() != null) {
+      out.append(r.legend()).append('\n');
+    }
+    Table t = r.table();
+    List<String> header = t.columns().stream().map(Table.Column::name).toList();
+    boolean[] right = new boolean[header.size()];
+    int[] width = new int[header.size()];
+    for (int i = 0; i < width.length; i++) {
+      right[i] = t.columns().get(i).right();
+      width[i] = header.get(i).length();
+    }
+    List<List<List<String>>> shown = new ArrayList<>();
+    for (Block block : t.blocks()) {
+      List<List<String>> rows = new ArrayList<>(block.rows().size());
+      for (List<Value> row : block.rows()) {
+        List<String> text = new ArrayList<>(row.size());
+        for (int i = 0; i < width.length; i++) {
+          text.add(shown(row.get(i)));
+          width[i] = Math.max(width[i], text.get(i).length());
+        }
+        rows.add(text);
+      }
+      shown.add(rows);
+    }
+    for (int b = 0; b < t.blocks().size(); b++) {
+      out.append('\n');
+      String title = t.blocks().get(b).title();
+      if (!title.isEmpty()) {
+        out.append(title).append('\n');
+      }
+      out.append(line(header, width, right));
+      for (List<String> row : shown.get(b)) {
+        out.append(line(row, width, right));
+      }
+    }
+    if (!r.failures().isEmpty()) {
+      out.append("\nfailed trials:\n");
+      for (String l : r.failures()) {
+        out.append("  ").append(l).append('\n');
+      }
+    }
+    if (!r.warnings().isEmpty()) {
+      out.append("\nwarnings about ").append(r.metric()).append(":\n");
+      for (String l : r.warnings().lines("  ")) {
+        out.append(l).append('\n');
+      }
+    }
+    if (r.unfinished() != null) {
+      out.append('\n').append(r.unfinished()).append('\n');
+    }
+    return out.toString();
+  }
+
+  static String comparison(Comparison c) {
+    StringBuilder out = new StringBuilder();
+    for (String line : heading(c)) {
+      out.append(line).append('\n');
+    }
+    out.append('\n');
+    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
+    boolean[] right = {true, true, true, false, true, true, false};
+    List<List<String>> rows = new ArrayList<>();
+    for (Row r : c.rows()) {
+      rows.add(
+          List.of(
+              Numbers.fixed(r.base().mean())
+                  + " "
+                  + Numbers.relative(r.base().stddevPop(), r.base().mean()),
+              Numbers.percent(r.change()),
+              Numbers.fixed(r.next().mean())
+                  + " "
+                  + Numbers.relative(r.next().stddevPop(), r.next().mean()),
+              r.marker(),
+              Numbers.p(r.p()),
+              r.base().n() + "/" + r.next().n(),
+              r.label()));
+    }
+    List<List<String>> summary = new ArrayList<>();
+    summary.add(aggregate(c.total(), c.rows().size(), "TOTAL"));
+    summary.add(aggregate(c.geomean(), c.rows().size(), "geomean"));
+    int[] width = new int[header.size()];
+    for (int i = 0; i < width.length; i++) {
+      width[i] = header.get(i).length();
+      for (List<String> row : rows) {
+        width[i] = Math.max(width[i], row.get(i).length());
+      }
+      for (List<String> row : summary) {
+        width[i] = Math.max(width[i], row.get(i).length());
+      }
+    }
+    out.append(line(header, width, right));
+    out.append(rule(width));
+    for (List<String> row : rows) {
+      out.append(line(row, width, right));
+    }
+    out.append(rule(width));
+    for (List<String> row : summary) {
+      out.append(line(row, width, right));
+    }
+    out.append('\n');
+    for (String line : footer(c)) {
+      out.append(line).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** What is compared with what, and how: the lines above a comparison. */
+  static List<String> heading(Comparison c) {
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        "base: " + c.base().name() + (c.base().detail().isEmpty() ? "" : "; " + c.base().detail()));
+    lines.add(
+        "new:  " + c.next().name() + (c.next().detail().isEmpty() ? "" : "; " + c.next().detail()));
+    lines.add(
+        "metric: "
+            + c.metric()
+            + (c.unit() == null ? "" : " (" + c.unit() + ")")
+            + ", "
+            + c.direction().text()
+            + "; job "
+            + c.job()
+            + "; ±: population standard deviation in % of the mean");
+    lines.add(
+        "* = Welch's t-test p < "
+            + Numbers.exact(c.options().alpha())
+            + " with n >= 3 on both sides and a change beyond "
+            + Numbers.exact(c.options().threshold())
+            + "%; ~ = not significant");
+    return lines;
+  }
+
+  /** The verdicts, the regressions by name, and the warnings: the lines below a comparison. */
+  static List<String> footer(Comparison c) {
+    List<String> lines = new ArrayList<>();
+    Map<String, Integer> v = c.verdicts();
+    int significant = c.rows().size() - v.get("none");
+    StringBuilder counts = new StringBuilder();
+    counts.append(c.rows().size()).append(c.rows().size() == 1 ? " row: " : " rows: ");
+    List<String> parts = new ArrayList<>();
+    addCount(parts, v.get("regression"), "regression", "regressions");
+    addCount(parts, v.get("improvement"), "improvement", "improvements");
+    addCount(parts, v.get("change"), "significant change", "significant changes");
+    if (significant == 0) {
+      parts.add("no significant change");
+    }
+    parts.add(v.get("none") + " not significant");
+    counts.append(String.join(", ", parts));
+    lines.add(counts.toString());
+    for (String verdict : List.of("regression", "improvement", "change")) {
+      List<Row> of = c.rows().stream().filter(r -> r.verdict().equals(verdict)).toList();
+      if (of.isEmpty()) {
+        continue;
+      }
+      lines.add(verdict.equals("change") ? "significant changes:" : verdict + "s:");
+      for (Row r : of) {
+        lines.add(
+            "  "
+                + Numbers.percent(r.change())
+                + "  "
+                + r.label()
+                + "  (p "
+                + Numbers.p(r.p())
+                + ")");
+      }
+    }
+    List<String> warnings = warnings(c);
+    if (!warnings.isEmpty()) {
+      lines.add("warnings:");
+      lines.addAll(warnings);
+    }
+    return lines;
+  }
+
+  /** The warnings of a comparison, indented by two spaces. */
+  static List<String> warnings(Comparison c) {
+    List<String> lines = new ArrayList<>();
+    listed(lines, "only in the base", c.onlyInBase());
+    listed(lines, "only in the new side", c.onlyInNew());
+    listed(lines, "not measured on both sides, left out", c.unmeasured());
+    if (!c.baseWarnings().isEmpty()) {
+      lines.add("  base:");
+      lines.addAll(c.baseWarnings().lines("    "));
+    }
+    if (!c.newWarnings().isEmpty()) {
+      lines.add("  new:");
+      lines.addAll(c.newWarnings().lines("    "));
+    }
+    return lines;
+  }
+
+  private static void listed(List<String> lines, String what, List<String> labels) {
+    if (labels.isEmpty()) {
+      return;
+    }
+    lines.add("  " + what + ", " + labels.size() + (labels.size() == 1 ? " cell:" : " cells:"));
+    for (String l : labels.subList(0, Math.min(labels.size(), Warnings.SHOWN_PER_KIND))) {
+      lines.add("    " + l);
+    }
+    if (labels.size() > Warnings.SHOWN_PER_KIND) {
+      lines.add("    … and " + (labels.size() - Warnings.SHOWN_PER_KIND) + " more");
+    }
+  }
+
+  private static void addCount(List<String> parts, int n, String one, String many) {
+    if (n > 0) {
+      parts.add(n + " " + (n == 1 ? one : many));
+    }
+  }
+
+  private static List<String> aggregate(Aggregate a, int rows, String label) {
+    return List.of(
+        Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
+        Numbers.percent(a.change()),
+        Double.isNaN(a.next()) ? "-" : Numbers.fixed(a.next()),
+        "",
+        "",
+        String.valueOf(rows),
+        label);
+  }
+
+  /** How a table entry reads in text. */
+  static String shown(Value v) {
+    if (v instanceof Text t) {
+      return t.text();
+    }
+    if (v instanceof Table.Number n) {
+      return Numbers.fixed(n.value());
+    }
+    if (v instanceof Measure m) {
+      return Numbers.fixed(m.mean()) + " " + Numbers.relative(m.std(), m.mean());
+    }
+    return ((Absent) v).shown();
+  }
+
+  private static String line(List<String> values, int[] width, boolean[] right) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        line.append("  ");
+      }
+      String v = values.get(i);
+      String pad = " ".repeat(Math.max(0, width[i] - v.length()));
+      line.append(right[i] ? pad + v : v + pad);
+    }
+    return line.toString().stripTrailing() + "\n";
+  }
+
+  private static String rule(int[] width) {
+    List<String> dashes = new ArrayList<>();
+    for (int w : width) {
+      dashes.add("-".repeat(w));
+    }
+    return String.join("  ", dashes).stripTrailing() + "\n";
+  }
+}

@@ -1,0 +1,171 @@
+package io.tunelab.report;
+
+import io.tunelab.report.ReportData.Cell;
+import io.tunelab.report.ReportData.Trial;
+import io.tunelab.stats.Caveats;
+import io.tunelab.stats.Outliers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * What makes some cells' means less trustworthy, for one metric: outlying repetitions, fewer than
+ * three repetitions, a coefficient of variation above 5 %.
+ *
+ * @param measured how many cells have at least one value
+ * @param entries by kind (outliers, then too few, then noisy), each in cell order
+ */
+public record Warnings(String metric, String unit, int measured, List<Entry> entries) {
+  /** How many entries of one kind the text lists before summing up the rest. */
+  public static final int SHOWN_PER_KIND = 10;
+
+  /** The kinds of warning, in the order they are printed. */
+  public enum Kind {
+    OUTLIER(
+        "outlier",
+        "outlying repetitions (modified z-score above " + fixed1(Outliers.THRESHOLD) + ")"),
+    FEW(
+        "few_repetitions",
+        "fewer than " + Caveats.MIN_N + " repetitions, too few for a significance test"),
+    NOISY("noisy", "coefficient of variation above " + fixed1(100 * Caveats.MAX_CV) + "%");
+
+    private final String id;
+    private final String heading;
+
+    Kind(String id, String heading) {
+      this.id = id;
+      this.heading = heading;
+    }
+
+    /** The name JSON uses. */
+    public String id() {
+      return id;
+    }
+
+    /** What the text says above the entries. */
+    public String heading() {
+      return heading;
+    }
+  }
+
+  /**
+   * One warning about a cell. {@code rep}, {@code value} and {@code score} describe an outlier;
+   * {@code cv} is the cell's coefficient of variation; {@code n} its number of values.
+   */
+  public record Entry(
+      Kind kind, int cell, String label, int n, double cv, int rep, double value, double score) {}
+
+  /** Checks the values of {@code metric} in every cell; {@code label} names a cell for people. */
+  public static Warnings of(
+      List<Cell> cells, String metric, String unit, Function<Cell, String> label) {
+    List<Entry> outliers = new ArrayList<>();
+    List<Entry> few = new ArrayList<>();
+    List<Entry> noisy = new ArrayList<>();
+    int measured = 0;
+    if (metric != null) {
+      for (Cell cell : cells) {
+        List<Trial> counted =
+            cell.trials().stream()
+                .filter(t -> !t.warmup() && t.status().equals("ok") && t.value(metric) != null)
+                .toList();
+        double[] values = counted.stream().mapToDouble(t -> t.value(metric)).toArray();
+        Caveats c = Caveats.of(values);
+        if (c.n() > 0) {
+          measured++;
+        }
+        String name = label.apply(cell);
+        for (Caveats.Outlier o : c.outliers()) {
+          outliers.add(
+              new Entry(
+                  Kind.OUTLIER,
+                  cell.ordinal(),
+                  name,
+                  c.n(),
+                  c.cv(),
+                  counted.get(o.position()).rep(),
+                  o.value(),
+                  o.score()));
+        }
+        if (c.tooFew()) {
+          few.add(new Entry(Kind.FEW, cell.ordinal(), name, c.n(), c.cv(), 0, Double.NaN, 0));
+        }
+        if (c.noisy()) {
+          noisy.add(new Entry(Kind.NOISY, cell.ordinal(), name, c.n(), c.cv(), 0, Double.NaN, 0));
+        }
+      }
+    }
+    List<Entry> all = new ArrayList<>(outliers);
+    all.addAll(few);
+    all.addAll(noisy);
+    return new Warnings(metric, unit, measured, List.copyOf(all));
+  }
+
+  /** Whether there is nothing to warn about. */
+  public boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  /**
+   * The warnings for people: per kind a heading line and up to {@link #SHOWN_PER_KIND} entries,
+   * indented by {@code indent} and two more spaces.
+   */
+  public List<String> lines(String indent) {
+    List<String> lines = new ArrayList<>();
+    for (Kind kind : Kind.values()) {
+      List<Entry> of = entries.stream().filter(e -> e.kind() == kind).toList();
+      if (of.isEmpty()) {
+        continue;
+      }
+      if (kind == Kind.FEW && of.size() == measured && of.size() > 1) {
+        // Usually the matrix's own repeat: one line, not one per cell.
+        int least = of.stream().mapToInt(Entry::n).min().orElse(0);
+        int most = of.stream().mapToInt(Entry::n).max().orElse(0);
+        lines.add(
+            indent
+                + "every measured cell ("
+                + of.size()
+                + ") has "
+                + kind.heading()
+                + " (n = "
+                + (least == most ? least : least + ".." + most)
+                + ")");
+        continue;
+      }
+      String count =
+          kind == Kind.OUTLIER
+              ? of.size() + (of.size() == 1 ? " repetition" : " repetitions")
+              : of.size() + (of.size() == 1 ? " cell" : " cells");
+      lines.add(indent + kind.heading() + ", " + count + ":");
+      for (Entry e : of.subList(0, Math.min(of.size(), SHOWN_PER_KIND))) {
+        lines.add(indent + "  " + text(e));
+      }
+      if (of.size() > SHOWN_PER_KIND) {
+        lines.add(
+            indent + "  … and " + (of.size() - SHOWN_PER_KIND) + " more (--format json lists all)");
+      }
+    }
+    return lines;
+  }
+
+  private String text(Entry e) {
+    String cell = "cell " + e.cell() + (e.label().isEmpty() ? "" : " (" + e.label() + ")");
+    return switch (e.kind()) {
+      case OUTLIER ->
+          cell
+              + " rep "
+              + e.rep()
+              + ": "
+              + Numbers.fixed(e.value())
+              + (unit == null ? "" : " " + unit)
+              + ", z = "
+              + fixed1(e.score());
+      case FEW -> cell + ": n = " + e.n();
+      case NOISY -> cell + ": cv " + fixed1(100 * e.cv()) + "%";
+    };
+  }
+
+  private static String fixed1(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+}

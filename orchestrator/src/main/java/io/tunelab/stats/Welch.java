@@ -1,0 +1,55 @@
+package io.tunelab.stats;
+
+import org.apache.commons.math3.distribution.TDistribution;
+
+/**
+ * Welch's unequal-variances t-test of {@code next} against {@code base}, two-sided, from the two
+ * summaries (means, sample standard deviations, counts).
+ *
+ * @param difference {@code next.mean - base.mean}
+ * @param t the t statistic; infinite when both sides have no spread but different means
+ * @param df the Welch–Satterthwaite degrees of freedom
+ * @param p the two-sided p-value
+ * @param interval the confidence interval of the difference at the level asked for
+ */
+public record Welch(double difference, double t, double df, double p, Interval interval) {
+  /** Both sides need this many values for a test at all; reports ask for three. */
+  public static final int MIN_N = 2;
+
+  /** Whether the test can be computed: at least two values on each side. */
+  public static boolean applicable(Summary base, Summary next) {
+    return base.n() >= MIN_N && next.n() >= MIN_N;
+  }
+
+  /**
+   * Tests whether the means differ; {@code level} sizes the interval of the difference. When
+   * neither side varies the test degenerates: equal means give p = 1, different means p = 0.
+   */
+  public static Welch test(Summary base, Summary next, double level) {
+    if (!applicable(base, next)) {
+      throw new IllegalArgumentException(
+          "Welch's t-test needs two values on each side, not " + base.n() + " and " + next.n());
+    }
+    double difference = next.mean() - base.mean();
+    double vb = base.stddevSamp() * base.stddevSamp() / base.n();
+    double vn = next.stddevSamp() * next.stddevSamp() / next.n();
+    double se = Math.sqrt(vb + vn);
+    if (se == 0) {
+      double t = difference == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, difference);
+      return new Welch(
+          difference,
+          t,
+          base.n() + next.n() - 2,
+          difference == 0 ? 1 : 0,
+          new Interval(difference, difference, level));
+    }
+    double df = (vb + vn) * (vb + vn) / (vb * vb / (base.n() - 1) + vn * vn / (next.n() - 1));
+    double t = difference / se;
+    TDistribution dist = new TDistribution(null, df);
+    // 2 * P(T > |t|), from the upper tail so that tiny p-values keep their precision.
+    double p = Math.min(1, 2 * dist.cumulativeProbability(-Math.abs(t)));
+    double half = Interval.quantile(df, level) * se;
+    return new Welch(
+        difference, t, df, p, new Interval(difference - half, difference + half, level));
+  }
+}

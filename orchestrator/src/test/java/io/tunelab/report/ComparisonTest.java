@@ -1,0 +1,226 @@
+package io.tunelab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.TunelabException;
+import io.tunelab.report.Comparison.Options;
+import io.tunelab.report.Comparison.Row;
+import io.tunelab.report.ReportData.Cell;
+import io.tunelab.report.ReportData.Stat;
+import io.tunelab.report.ReportData.Tally;
+import io.tunelab.report.ReportData.Trial;
+import io.tunelab.stats.Summary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The decisions of a comparison, on hand-made data. */
+class ComparisonTest {
+  private static final String RA = "local.block.${dev}.read_ahead_kb";
+
+  /** A cell of read_ahead_kb=ra/bs=bs whose MiB/s were {@code values}. */
+  private static Cell cell(int ordinal, String ra, String bs, double... values) {
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put(RA, ra);
+    params.put("bs", bs);
+    List<Trial> trials = new ArrayList<>();
+    for (int i = 0; i < values.length; i++) {
+      trials.add(new Trial(i + 1, false, "ok", null, Map.of("mib_per_s", values[i])));
+    }
+    Map<String, Stat> stats =
+        values.length == 0 ? Map.of() : Map.of("mib_per_s", new Stat("MiB/s", Summary.of(values)));
+    return new Cell(ordinal, "read_ahead_kb=" + ra + "/bs=" + bs, params, trials, stats);
+  }
+
+  private static ReportData experiment(long id, String kernel, List<Cell> cells) {
+    return new ReportData(
+        id,
+        "loop-readahead",
+        "finished",
+        List.of(new ReportData.Host("disk", "local", kernel)),
+        new Tally(cells.size() * 3, 0, 0, 0, 0),
+        "all",
+        List.of("all"),
+        Map.of("mib_per_s", "MiB/s"),
+        List.of(RA, "bs"),
+        cells);
+  }
+
+  @Test
+  void aSignificantChangeBelowTheNoiseThresholdIsNotMarked() {
+    // +0.5 %, with so little spread that the t-test is sure: still below the 1 % threshold.
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100.0, 100.01, 99.99)));
+    ReportData next = experiment(2, "6.6", List.of(cell(1, "128", "64M", 100.5, 100.51, 100.49)));
+
+    Row strict = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT).rows().get(0);
+    Row lax =
+        Comparison.experiments(base, next, "mib_per_s", new Options(0.05, 0.1, 0.95)).rows().get(0);
+
+    assertTrue(strict.p() < 1e-6, "p " + strict.p());
+    assertEquals("~", strict.marker());
+    assertEquals("none", strict.verdict());
+    assertEquals("*", lax.marker());
+    assertEquals("improvement", lax.verdict());
+  }
+
+  @Test
+  void twoRepetitionsAreNeverMarkedButStillTested() {
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100, 101)));
+    ReportData next = experiment(2, "6.6", List.of(cell(1, "128", "64M", 150, 151)));
+
+    Row row = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT).rows().get(0);
+
+    assertTrue(row.p() < 0.01, "p " + row.p());
+    assertFalse(row.significant());
+    assertEquals("~", row.marker());
+  }
+
+  @Test
+  void oneRepetitionHasNoTest() {
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100)));
+    ReportData next = experiment(2, "6.6", List.of(cell(1, "128", "64M", 150, 151, 152)));
+
+    Row row = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT).rows().get(0);
+
+    assertNull(row.welch());
+    assertTrue(Double.isNaN(row.p()));
+    assertEquals("-", Numbers.p(row.p()));
+  }
+
+  @Test
+  void aDropInThroughputIsARegressionTotalsAndGeomeanSumUp() {
+    ReportData base =
+        experiment(
+            1,
+            "6.1",
+            List.of(cell(1, "128", "64M", 100, 101, 99), cell(2, "128", "1M", 50, 50.5, 49.5)));
+    ReportData next =
+        experiment(
+            2,
+            "6.6",
+            List.of(cell(1, "128", "64M", 80, 81, 79), cell(2, "128", "1M", 100, 101, 99)));
+
+    Comparison c = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(
+        List.of("regression", "improvement"), c.rows().stream().map(Row::verdict).toList());
+    assertEquals(-20.0, c.rows().get(0).change(), 1e-9);
+    assertEquals(150.0, c.total().base(), 1e-9);
+    assertEquals(180.0, c.total().next(), 1e-9);
+    assertEquals(20.0, c.total().change(), 1e-9);
+    // Ratios 0.8 and 2.0: geometric mean sqrt(1.6) = 1.2649.
+    assertEquals(26.49, c.geomean().change(), 0.01);
+    assertEquals(Math.sqrt(100 * 50), c.geomean().base(), 1e-9);
+  }
+
+  @Test
+  void timeGoingUpIsARegression() {
+    Map<String, String> params = Map.of("bs", "64M");
+    Cell slow =
+        new Cell(
+            1,
+            "bs=64M",
+            params,
+            List.of(),
+            Map.of("seconds", new Stat("s", Summary.of(new double[] {10, 10.1, 9.9}))));
+    Cell slower =
+        new Cell(
+            1,
+            "bs=64M",
+            params,
+            List.of(),
+            Map.of("seconds", new Stat("s", Summary.of(new double[] {12, 12.1, 11.9}))));
+    ReportData base =
+        new ReportData(
+            1,
+            "t",
+            "finished",
+            List.of(),
+            new Tally(3, 0, 0, 0, 0),
+            "all",
+            List.of("all"),
+            Map.of("seconds", "s"),
+            List.of("bs"),
+            List.of(slow));
+    ReportData next =
+        new ReportData(
+            2,
+            "t",
+            "finished",
+            List.of(),
+            new Tally(3, 0, 0, 0, 0),
+            "all",
+            List.of("all"),
+            Map.of("seconds", "s"),
+            List.of("bs"),
+            List.of(slower));
+
+    Row row = Comparison.experiments(base, next, "seconds", Options.DEFAULT).rows().get(0);
+
+    assertEquals("+20.0%", Numbers.percent(row.change()));
+    assertEquals("regression", row.verdict());
+  }
+
+  @Test
+  void cellsMatchByParametersWhateverTheirOrderAndLabels() {
+    Cell a = cell(1, "128", "64M", 100, 101, 99);
+    Map<String, String> reordered = new LinkedHashMap<>();
+    reordered.put("bs", "64M");
+    reordered.put(RA, "128");
+    Cell b = new Cell(7, "another label", reordered, a.trials(), a.stats());
+    ReportData base = experiment(1, "6.1", List.of(a, cell(2, "512", "64M", 1, 1, 1)));
+    ReportData next = experiment(2, "6.6", List.of(b, cell(3, "2048", "64M", 1, 1, 1)));
+
+    Comparison c = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(1, c.rows().size());
+    assertEquals("read_ahead_kb=128/bs=64M", c.rows().get(0).label());
+    assertEquals(List.of("read_ahead_kb=512/bs=64M"), c.onlyInBase());
+    assertEquals(List.of("read_ahead_kb=2048/bs=64M"), c.onlyInNew());
+  }
+
+  @Test
+  void theAxisSpecMayHoldEqualsSignsInItsValues() {
+    Map<String, String> p1 = new LinkedHashMap<>();
+    p1.put("case", "ra=128");
+    p1.put("bs", "64M");
+    Map<String, String> p2 = new LinkedHashMap<>();
+    p2.put("case", "ra=2M/x:y");
+    p2.put("bs", "64M");
+    Stat s1 = new Stat("MiB/s", Summary.of(new double[] {100, 101, 99}));
+    Stat s2 = new Stat("MiB/s", Summary.of(new double[] {200, 201, 199}));
+    ReportData data =
+        new ReportData(
+            1,
+            "x",
+            "finished",
+            List.of(),
+            new Tally(6, 0, 0, 0, 0),
+            "all",
+            List.of("all"),
+            Map.of("mib_per_s", "MiB/s"),
+            List.of("case", "bs"),
+            List.of(
+                new Cell(1, "a", p1, List.of(), Map.of("mib_per_s", s1)),
+                new Cell(2, "b", p2, List.of(), Map.of("mib_per_s", s2))));
+
+    Comparison c = Comparison.axis(data, "case=ra=128,ra=2M/x:y", "mib_per_s", Options.DEFAULT);
+
+    assertEquals("case=ra=128", c.base().name());
+    assertEquals("case=ra=2M/x:y", c.next().name());
+    assertEquals("bs=64M", c.rows().get(0).label());
+    assertEquals(100.0, c.rows().get(0).change(), 1e-9);
+  }
+
+  @Test
+  void badOptionsAreRefused() {
+    assertThrows(TunelabException.class, () -> new Options(0, 1, 0.95));
+    assertThrows(TunelabException.class, () -> new Options(0.05, -1, 0.95));
+  }
+}

@@ -1,0 +1,38 @@
+package io.tunelab.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DirectionTest {
+  @Test
+  void throughputUpTimeDown() {
+    assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("mib_per_s"));
+    assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("iops"));
+    assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("bw_kib"));
+    assertEquals(Direction.LOWER_IS_BETTER, Direction.of("seconds"));
+    assertEquals(Direction.LOWER_IS_BETTER, Direction.of("clat_p99_usec"));
+    assertEquals(Direction.LOWER_IS_BETTER, Direction.of("iowait"));
+    assertEquals(Direction.UNKNOWN, Direction.of("context_switches"));
+  }
+
+  @Test
+  void aDropInThroughputIsARegressionARiseInTimeToo() {
+    assertEquals("regression", Direction.HIGHER_IS_BETTER.verdict(-3.2));
+    assertEquals("improvement", Direction.HIGHER_IS_BETTER.verdict(79.2));
+    assertEquals("regression", Direction.LOWER_IS_BETTER.verdict(4.0));
+    assertEquals("improvement", Direction.LOWER_IS_BETTER.verdict(-4.0));
+    assertEquals("change", Direction.UNKNOWN.verdict(-4.0));
+  }
+
+  @Test
+  void changesAndTheirGeometricMean() {
+    assertEquals(79.2, Change.percent(42.19, 75.6), 0.05);
+    assertEquals(Double.NaN, Change.percent(0, 1));
+    // A halving and a doubling cancel out.
+    assertEquals(1.0, Change.geometricMean(List.of(0.5, 2.0)), 1e-12);
+    assertEquals(Double.NaN, Change.geometricMean(List.of(1.0, 0.0)));
+    assertEquals(Double.NaN, Change.geometricMean(List.of()));
+  }
+}
