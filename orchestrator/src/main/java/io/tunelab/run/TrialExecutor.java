@@ -75,63 +75,63 @@ final class TrialExecutor {
   }
 
   private List<SettingRow> apply(Map<RoleKnob, String> requested) {
-    Map<String, Map<Knob, String>> byHost = new LinkedHashMap<>();
-    Map<String, RoleKnob> byHostPath = new LinkedHashMap<>();
+    Map<String, Map<RoleKnob, String>> byHost = new LinkedHashMap<>();
     requested.forEach(
-        (k, v) -> {
-          byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v);
-          byHostPath.put(k.host() + "\0" + k.knob().path(), k);
-        });
-    Map<String, List<String>> failures = new LinkedHashMap<>();
-    Map<String, List<SettingRow>> rows =
-        hosts.parallel(
-            session -> {
-              Map<Knob, String> mine = byHost.getOrDefault(session.host(), Map.of());
-              if (mine.isEmpty()) {
-                return List.of();
-              }
-              HostKnobState state = states.get(session.host());
-              List<ApplyLine> lines = state.plan(mine);
-              List<String> payload = lines.stream().map(ApplyLine::wire).toList();
-              AgentResponse response = session.request("apply", payload, PHASE_TIMEOUT);
-              Map<String, String> effective = new LinkedHashMap<>();
-              response.rows("eff", 3).forEach(r -> effective.put(r[1], r.length > 2 ? r[2] : ""));
-              List<String> failed = new ArrayList<>();
-              response.rows("fail", 3).forEach(r -> failed.add(r[1] + ": " + (r.length > 2 ? r[2] : "")));
-              state.applied(lines, effective, !failed.isEmpty());
-              if (!failed.isEmpty()) {
-                synchronized (failures) {
-                  failures.put(session.host(), failed);
-                }
-              }
-              List<String> written =
-                  lines.stream().filter(l -> l.op() == ApplyLine.Op.SET).map(ApplyLine::path).toList();
-              List<SettingRow> hostRows = new ArrayList<>();
-              mine.forEach(
-                  (knob, value) -> {
-                    RoleKnob rk = byHostPath.get(session.host() + "\0" + knob.path());
-                    String raw = effective.get(knob.path());
-                    hostRows.add(
-                        new SettingRow(
-                            rk.role(),
-                            session.host(),
-                            knob.name(),
-                            knob.path(),
-                            value,
-                            raw == null ? null : KnobValues.normalize(knob, raw),
-                            state.original(knob.path()),
-                            written.contains(knob.path())));
-                  });
-              return hostRows;
-            });
+        (k, v) -> byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k, v));
+    Map<String, HostApplied> applied =
+        hosts.parallel(s -> applyOn(s, byHost.getOrDefault(s.host(), Map.of())));
     List<SettingRow> settings = new ArrayList<>();
-    rows.values().forEach(settings::addAll);
+    List<String> failures = new ArrayList<>();
+    applied.forEach(
+        (host, a) -> {
+          settings.addAll(a.rows());
+          if (!a.failed().isEmpty()) {
+            failures.add("host " + host + ": cannot write " + String.join("; ", a.failed()));
+          }
+        });
     if (!failures.isEmpty()) {
-      List<String> parts = new ArrayList<>();
-      failures.forEach((host, f) -> parts.add("host " + host + ": cannot write " + String.join("; ", f)));
-      throw new TrialFailure(String.join("; ", parts), settings);
+      throw new TrialFailure(String.join("; ", failures), settings);
     }
     return settings;
+  }
+
+  /** One host's part of a trial's apply phase: its settings rows and its failed writes. */
+  private record HostApplied(List<SettingRow> rows, List<String> failed) {}
+
+  private HostApplied applyOn(AgentSession session, Map<RoleKnob, String> mine) {
+    if (mine.isEmpty()) {
+      return new HostApplied(List.of(), List.of());
+    }
+    Map<Knob, String> byKnob = new LinkedHashMap<>();
+    mine.forEach((k, v) -> byKnob.put(k.knob(), v));
+    HostKnobState state = states.get(session.host());
+    List<ApplyLine> lines = state.plan(byKnob);
+    AgentResponse response =
+        session.request("apply", lines.stream().map(ApplyLine::wire).toList(), PHASE_TIMEOUT);
+    Map<String, String> effective = new LinkedHashMap<>();
+    response.rows("eff", 3).forEach(r -> effective.put(r[1], r.length > 2 ? r[2] : ""));
+    List<String> failed = new ArrayList<>();
+    response.rows("fail", 3).forEach(r -> failed.add(r[1] + ": " + (r.length > 2 ? r[2] : "")));
+    state.applied(lines, effective, !failed.isEmpty());
+    List<String> written =
+        lines.stream().filter(l -> l.op() == ApplyLine.Op.SET).map(ApplyLine::path).toList();
+    List<SettingRow> rows = new ArrayList<>();
+    mine.forEach(
+        (rk, value) -> {
+          Knob knob = rk.knob();
+          String raw = effective.get(knob.path());
+          rows.add(
+              new SettingRow(
+                  rk.role(),
+                  session.host(),
+                  knob.name(),
+                  knob.path(),
+                  value,
+                  raw == null ? null : KnobValues.normalize(knob, raw),
+                  state.original(knob.path()),
+                  written.contains(knob.path())));
+        });
+    return new HostApplied(rows, failed);
   }
 
   private void beforeTrial() {
