@@ -588,6 +588,8 @@ verb_run() {
 
   # Fork every job, let each load its argv, then release them all at once.
   ru_wrappers=
+  # A single job has nobody to wait for: open the barrier now and save its polling forks.
+  [ "$ru_n" -gt 1 ] || : >"$J/go"
   ru_i=1
   while [ "$ru_i" -le "$ru_n" ]; do
     # The shells print "Terminated" when a workload is killed: keep it off our stderr.
@@ -597,7 +599,7 @@ verb_run() {
     ru_i=$((ru_i + 1))
   done
   ru_i=1
-  while [ "$ru_i" -le "$ru_n" ]; do
+  while [ "$ru_n" -gt 1 ] && [ "$ru_i" -le "$ru_n" ]; do
     first_line "$J/$ru_i/wrapper"
     while [ ! -e "$J/$ru_i/ready" ] && kill -0 "$LINE" 2>/dev/null; do
       sleep 0.002
