@@ -1,5 +1,6 @@
 package io.tunelab.inventory;
 
+import io.tunelab.matrix.DidYouMean;
 import io.tunelab.matrix.Position;
 import io.tunelab.matrix.Problem;
 import java.util.ArrayList;

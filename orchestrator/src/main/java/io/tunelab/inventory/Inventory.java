@@ -1,6 +1,7 @@
 package io.tunelab.inventory;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.DidYouMean;
 import io.tunelab.matrix.Problem;
 import java.util.ArrayList;
 import java.util.Collection;

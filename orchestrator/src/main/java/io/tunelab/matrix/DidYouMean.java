@@ -1,7 +1,10 @@
 package io.tunelab.matrix;
 
-/** Suggests the closest known word for a misspelt one (Levenshtein distance at most 2). */
-final class DidYouMean {
+/**
+ * Suggests the closest known word for a misspelt one (Levenshtein distance at most 2, case
+ * ignored in what was written): shared by the matrix and inventory readers.
+ */
+public final class DidYouMean {
   private static final int MAX_DISTANCE = 2;
 
   private DidYouMean() {}
@@ -9,20 +12,20 @@ final class DidYouMean {
   /**
    * Returns {@code "; did you mean 'x'?"} for the closest choice, or {@code ""} if none is close.
    */
-  static String hint(String got, Iterable<String> choices) {
+  public static String hint(String got, Iterable<String> choices) {
     String best = closest(got, choices);
     return best == null ? "" : "; did you mean '" + best + "'?";
   }
 
   /** The closest choice within the distance limit (the first one written on a tie), or null. */
-  static String closest(String got, Iterable<String> choices) {
+  public static String closest(String got, Iterable<String> choices) {
     String best = null;
     int bestDistance = MAX_DISTANCE + 1;
     for (String choice : choices) {
       if (choice.equals(got)) {
         continue;
       }
-      int d = distance(got, choice);
+      int d = distance(got.toLowerCase(java.util.Locale.ROOT), choice);
       if (d < bestDistance) {
         best = choice;
         bestDistance = d;
