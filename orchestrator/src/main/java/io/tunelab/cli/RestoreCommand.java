@@ -5,7 +5,12 @@ import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.inventory.Inventory;
+import io.tunelab.run.InterruptedTeardown;
 import io.tunelab.run.SshConnector;
+import io.tunelab.store.SqliteResultStore;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Map;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +29,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description =
         "Write back every original value journaled by an interrupted run: on this machine and,"
-            + " with --hosts, on every host of the inventory.")
+            + " with --hosts, on every host of the inventory. Then run the teardown of every"
+            + " experiment the database still marks running (a killed controller's) and mark"
+            + " it interrupted.")
 final class RestoreCommand implements Callable<Integer> {
   @Mixin HostsOption hosts;
+
+  @Mixin DatabaseOption db;
 
   @Spec CommandSpec spec;
 
@@ -44,6 +53,25 @@ final class RestoreCommand implements Callable<Integer> {
         } catch (TunelabException e) {
           out.println(e.getMessage());
           failures.add(host);
+        }
+      }
+    }
+    if (Files.exists(db.path())) {
+      try (SqliteResultStore store = SqliteResultStore.open(db.path())) {
+        Map<String, SshConnector> connectors = new HashMap<>();
+        try {
+          int left =
+              InterruptedTeardown.run(
+                  store,
+                  m ->
+                      connectors.computeIfAbsent(
+                          m.source(), x -> new SshConnector(Inventories.forMatrix(hosts, m))),
+                  out::println);
+          if (left > 0) {
+            failures.add(left + " experiment(s) in " + db.path());
+          }
+        } finally {
+          connectors.values().forEach(SshConnector::close);
         }
       }
     }

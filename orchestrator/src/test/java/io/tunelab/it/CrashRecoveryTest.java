@@ -1,6 +1,7 @@
 package io.tunelab.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,11 @@ class CrashRecoveryTest {
         m,
         """
         name: crash
+        setup:
+          - run: echo /tmp/made-by-setup
+            capture: made
+        teardown:
+          - run: touch DIR/torn-down-${made}
         matrix:
           local.block.DEV.read_ahead_kb: [1024, 2048, 4096]
         repeat: 2
@@ -55,6 +61,7 @@ class CrashRecoveryTest {
           command: WORKLOAD
         """
             .replace("DEV", disk.dev)
+            .replace("DIR", dir.toString())
             .replace("WORKLOAD", workload));
     Process p =
         new ProcessBuilder(
@@ -106,11 +113,15 @@ class CrashRecoveryTest {
     Path db = dir.resolve("t.db");
     runAndKill(db, 2);
     assertNotEquals(readAhead, disk.queue("read_ahead_kb"), "the killed run left the knob set");
-    Lab.Result r = Lab.tunelab("restore");
+    assertFalse(Files.exists(dir.resolve("torn-down-made-by-setup")));
+    Lab.Result r = Lab.tunelab("restore", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertTrue(r.out().contains("read_ahead_kb"), r.out());
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
-    Lab.Result again = Lab.tunelab("restore");
+    // the killed run's teardown ran with the variables its setup captured
+    assertTrue(Files.exists(dir.resolve("torn-down-made-by-setup")), r.out());
+    assertEquals(List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+    Lab.Result again = Lab.tunelab("restore", "--db", db.toString());
     assertTrue(again.out().contains("nothing to restore"), again.out());
   }
 

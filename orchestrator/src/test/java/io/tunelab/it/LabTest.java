@@ -170,7 +170,7 @@ class LabTest {
 
     // the server comes back: its journal lets `tunelab restore` undo what the dead run set
     LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    Lab.Result restore = Lab.tunelab("restore", "--hosts", inventory());
+    Lab.Result restore = Lab.tunelab("restore", "--hosts", inventory(), "--db", db.toString());
     assertEquals(0, restore.code(), restore.all());
     assertEquals(readAhead, serverQueue("read_ahead_kb"));
   }

@@ -1,0 +1,53 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.matrix.Step;
+import io.tunelab.store.ResultStore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Finishes what a killed controller left behind in the database: an experiment still marked
+ * {@code running} gets its teardown (with the variables its setup captured, e.g. the loop
+ * device) and is marked {@code interrupted}, ready for {@code resume}.
+ *
+ * <p>Starting the agents is the guard: while a live controller holds a host's agent lock,
+ * connecting fails and nothing is torn down under a running experiment.
+ */
+public final class InterruptedTeardown {
+  private InterruptedTeardown() {}
+
+  /**
+   * Tears down every experiment marked running; {@code connectors} gives the connector for a
+   * matrix (its inventory). Returns how many experiments could not be cleaned.
+   */
+  public static int run(
+      ResultStore store, Function<Matrix, HostConnector> connectors, Consumer<String> out) {
+    int failed = 0;
+    for (ResultStore.ExperimentSummary e : store.experiments()) {
+      if (!e.status().equals("running")) {
+        continue;
+      }
+      ResultStore.StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
+      Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
+      Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
+      String which = "experiment " + e.id() + " (" + e.name() + ")";
+      try (Hosts hosts = Hosts.connect(matrix.roles(), connectors.apply(matrix))) {
+        for (Step step : matrix.teardown()) {
+          Steps.run(hosts, step, vars);
+        }
+        store.setExperimentStatus(e.id(), "interrupted");
+        out.accept(which + ": teardown done, marked interrupted; `tunelab resume " + e.id()
+            + "` runs its unfinished trials");
+      } catch (TunelabException | IllegalArgumentException ex) {
+        failed++;
+        out.accept(which + ": teardown not done: " + ex.getMessage());
+      }
+    }
+    return failed;
+  }
+}
