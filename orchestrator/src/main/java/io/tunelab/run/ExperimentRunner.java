@@ -89,6 +89,10 @@ public final class ExperimentRunner {
       boolean applied = false;
       try {
         restoreLeftovers(hosts, facts);
+        if (resumed != null && resumed.status().equals("running")) {
+          // Its controller was killed (we hold every agent lock): release what its setup made.
+          teardown(hosts, matrix, matrix.setup(), new LinkedHashMap<>(store.variables(resumed.id())));
+        }
         for (Step step : matrix.setup()) {
           setupDone.add(step);
           Steps.run(hosts, step, vars);

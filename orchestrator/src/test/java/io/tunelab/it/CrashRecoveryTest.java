@@ -53,7 +53,7 @@ class CrashRecoveryTest {
           - run: echo /tmp/made-by-setup
             capture: made
         teardown:
-          - run: touch DIR/torn-down-${made}
+          - run: echo done >> DIR/torn-down-${made}
         matrix:
           local.block.DEV.read_ahead_kb: [1024, 2048, 4096]
         repeat: 2
@@ -155,6 +155,9 @@ class CrashRecoveryTest {
             db, "select trial_id from samples where job = 'all' group by trial_id having count(*) > 1"));
     assertEquals(List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
+    // the killed run's setup was torn down first, then the resumed run's own at its end
+    assertEquals(
+        List.of("done", "done"), Files.readAllLines(dir.resolve("torn-down-made-by-setup")));
   }
 
 }
