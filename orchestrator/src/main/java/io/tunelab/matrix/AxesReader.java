@@ -104,7 +104,7 @@ final class AxesReader {
         continue;
       }
       if (axis.kind == Axis.Kind.KNOB) {
-        scope.checkKnobValue(value, item.position(), path);
+        scope.checkKnobValue(axis.name, value, item.position(), path);
       } else {
         scope.checkParameterValue(value, item.position(), path);
       }
@@ -167,7 +167,7 @@ final class AxesReader {
       }
       if (kind == Scope.KeyKind.KNOB) {
         scope.checkKnobKey(e.key(), e.keyPosition(), key);
-        scope.checkKnobValue(value, e.value().position(), key);
+        scope.checkKnobValue(e.key(), value, e.value().position(), key);
         axis.caseKnobs.add(
             new KnobSetting(
                 e.key(),

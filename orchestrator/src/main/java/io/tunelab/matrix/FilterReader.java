@@ -156,7 +156,7 @@ final class FilterReader {
     }
     // An include may add a value the axis does not list: that is what it is for.
     if (axis.kind == Axis.Kind.KNOB) {
-      scope.checkKnobValue(value, at, key);
+      scope.checkKnobValue(axis.name, value, at, key);
     } else {
       String why = ValueRules.parameterProblem(value);
       if (why != null) {

@@ -202,7 +202,7 @@ public final class MatrixLoader {
       }
       String value = in.text(e.value(), key);
       if (value != null) {
-        scope.checkKnobValue(value, e.value().position(), key);
+        scope.checkKnobValue(e.key(), value, e.value().position(), key);
         settings.put(e.key(), value);
         knobs.add(new KnobSetting(e.key(), e.keyPosition(), key, "settings", "settings", ""));
       }

@@ -1,6 +1,8 @@
 package io.tunelab.matrix;
 
+import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobCatalogue;
+import io.tunelab.knob.KnobValues;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -219,13 +221,26 @@ final class Scope {
     return Substitution.apply(template, placeholders, new Position("", 0, 0));
   }
 
-  /** Checks a value written to a knob; its variables are checked with the other uses. */
-  void checkKnobValue(String value, Position at, String key) {
+  /**
+   * Checks a value written to knob {@code knobKey} (role-qualified): shell safety, and — when it
+   * holds no variable — what the kernel would accept on any host (whole numbers, ranges,
+   * sizes), so such a mistake exits 2 before any host is touched. Its variables are checked
+   * with the other uses.
+   */
+  void checkKnobValue(String knobKey, String value, Position at, String key) {
     String why = ValueRules.knobValueProblem(value);
     if (why != null) {
       in.problem(at, key, why);
-    } else {
-      use(value, at, key, Context.KNOB);
+      return;
+    }
+    use(value, at, key, Context.KNOB);
+    if (Substitution.names(value).isEmpty()) {
+      try {
+        Knob knob = KnobCatalogue.parse(withPlaceholders(knobKey.substring(knobKey.indexOf('.') + 1)));
+        KnobValues.validate(knob, value).ifPresent(problem -> in.problem(at, key, problem));
+      } catch (IllegalArgumentException unknownKnob) {
+        // reported where the knob's name is checked
+      }
     }
   }
 
