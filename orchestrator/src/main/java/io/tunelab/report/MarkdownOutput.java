@@ -61,19 +61,7 @@ final class MarkdownOutput {
     List<Boolean> right = List.of(true, true, true, false, true, true, false);
     List<List<String>> rows = new ArrayList<>();
     for (Row r : c.rows()) {
-      rows.add(
-          List.of(
-              Numbers.fixed(r.base().mean())
-                  + " "
-                  + Numbers.relative(r.base().stddevPop(), r.base().mean()),
-              Numbers.percent(r.change()),
-              Numbers.fixed(r.next().mean())
-                  + " "
-                  + Numbers.relative(r.next().stddevPop(), r.next().mean()),
-              r.marker(),
-              Numbers.p(r.p()),
-              r.base().n() + "/" + r.next().n(),
-              r.label()));
+      rows.add(TextOutput.comparisonCells(r));
     }
     rows.add(aggregate(c.total(), c.rows().size(), "**TOTAL**"));
     rows.add(aggregate(c.geomean(), c.rows().size(), "**geomean**"));

@@ -84,19 +84,7 @@ final class TextOutput {
     boolean[] right = {true, true, true, false, true, true, false};
     List<List<String>> rows = new ArrayList<>();
     for (Row r : c.rows()) {
-      rows.add(
-          List.of(
-              Numbers.fixed(r.base().mean())
-                  + " "
-                  + Numbers.relative(r.base().stddevPop(), r.base().mean()),
-              Numbers.percent(r.change()),
-              Numbers.fixed(r.next().mean())
-                  + " "
-                  + Numbers.relative(r.next().stddevPop(), r.next().mean()),
-              r.marker(),
-              Numbers.p(r.p()),
-              r.base().n() + "/" + r.next().n(),
-              r.label()));
+      rows.add(TextOutput.comparisonCells(r));
     }
     List<List<String>> summary = new ArrayList<>();
     summary.add(aggregate(c.total(), c.rows().size(), "TOTAL"));
@@ -274,5 +262,17 @@ final class TextOutput {
       dashes.add("-".repeat(w));
     }
     return String.join("  ", dashes).stripTrailing() + "\n";
+  }
+
+  /** One compared row's cells: base ±%, %change, new ±%, marker, p, n, label. */
+  static List<String> comparisonCells(Row r) {
+    return List.of(
+        Numbers.fixed(r.base().mean()) + " " + Numbers.relative(r.base().stddevPop(), r.base().mean()),
+        Numbers.percent(r.change()),
+        Numbers.fixed(r.next().mean()) + " " + Numbers.relative(r.next().stddevPop(), r.next().mean()),
+        r.marker(),
+        Numbers.p(r.p()),
+        r.base().n() + "/" + r.next().n(),
+        r.label());
   }
 }
