@@ -200,13 +200,8 @@ public final class ExperimentRunner {
     if (setupDone.isEmpty() && matrix.setup().size() > 0) {
       return;
     }
-    for (Step step : matrix.teardown()) {
-      try {
-        Steps.run(hosts, step, new LinkedHashMap<>(vars));
-      } catch (RuntimeException e) {
-        out.accept("warning: teardown: " + e.getMessage());
-      }
-    }
+    Steps.teardown(hosts, matrix.teardown(), vars)
+        .forEach(p -> out.accept("warning: teardown: " + p));
   }
 
 }

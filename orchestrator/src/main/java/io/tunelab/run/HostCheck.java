@@ -1,14 +1,12 @@
 package io.tunelab.run;
 
 import io.tunelab.TunelabException;
-import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixExpander;
 import io.tunelab.matrix.Step;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +19,6 @@ import java.util.Map;
  * may need (e.g. the loop device a setup step creates).
  */
 public final class HostCheck {
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
   private HostCheck() {}
 
   /** One line of the check: a host, what was checked, and what was found. */
@@ -51,12 +47,7 @@ public final class HostCheck {
     }
     try (session) {
       rows.add(new Row(host, "connect", true, "agent " + session.remotePath()));
-      AgentResponse facts = session.require("facts", List.of(), TIMEOUT);
-      Map<String, String> f = new LinkedHashMap<>();
-      for (String line : facts.lines()) {
-        String[] kv = line.split("\t", 2);
-        f.putIfAbsent(kv[0], kv.length > 1 ? kv[1] : "");
-      }
+      Map<String, String> f = HostFacts.read(session);
       boolean root = "0".equals(f.get("uid"));
       rows.add(
           new Row(
@@ -108,13 +99,8 @@ public final class HostCheck {
       } catch (TunelabException e) {
         rows.add(new Row("-", "setup", false, e.getMessage()));
       } finally {
-        for (Step step : matrix.teardown()) {
-          try {
-            Steps.run(hosts, step, new LinkedHashMap<>(vars));
-          } catch (TunelabException e) {
-            rows.add(new Row("-", "teardown", false, e.getMessage()));
-          }
-        }
+        Steps.teardown(hosts, matrix.teardown(), vars)
+            .forEach(p -> rows.add(new Row("-", "teardown", false, p)));
       }
     }
   }

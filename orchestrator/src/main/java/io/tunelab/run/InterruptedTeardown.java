@@ -3,9 +3,9 @@ package io.tunelab.run;
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
-import io.tunelab.matrix.Step;
 import io.tunelab.store.ResultStore;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -36,16 +36,19 @@ public final class InterruptedTeardown {
       Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
       Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
       String which = "experiment " + e.id() + " (" + e.name() + ")";
+      List<String> problems;
       try (Hosts hosts = Hosts.connect(matrix.roles(), connectors.apply(matrix))) {
-        for (Step step : matrix.teardown()) {
-          Steps.run(hosts, step, vars);
-        }
+        problems = Steps.teardown(hosts, matrix.teardown(), vars);
+      } catch (TunelabException ex) {
+        problems = List.of(ex.getMessage());
+      }
+      if (problems.isEmpty()) {
         store.setExperimentStatus(e.id(), "interrupted");
         out.accept(which + ": teardown done, marked interrupted; `tunelab resume " + e.id()
             + "` runs its unfinished trials");
-      } catch (TunelabException | IllegalArgumentException ex) {
+      } else {
         failed++;
-        out.accept(which + ": teardown not done: " + ex.getMessage());
+        out.accept(which + ": teardown not done: " + String.join("; ", problems));
       }
     }
     return failed;

@@ -6,6 +6,8 @@ import io.tunelab.agent.AgentSession;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,5 +48,21 @@ final class Steps {
       }
       vars.put(step.capture(), value);
     }
+  }
+
+  /**
+   * Runs every teardown step, each on its own: a failing step does not keep the others from
+   * releasing what they can. Returns one message per failed step.
+   */
+  static List<String> teardown(Hosts hosts, List<Step> steps, Map<String, String> vars) {
+    List<String> problems = new ArrayList<>();
+    for (Step step : steps) {
+      try {
+        run(hosts, step, new LinkedHashMap<>(vars));
+      } catch (TunelabException | IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    return problems;
   }
 }

@@ -77,7 +77,7 @@ final class TrialLoop {
       done++;
     }
     int unfinished = store.unfinishedTrials(experimentId).size();
-    String status = interrupted.getAsBoolean() ? "interrupted" : unfinished > 0 ? "interrupted" : "finished";
+    String status = interrupted.getAsBoolean() || unfinished > 0 ? "interrupted" : "finished";
     store.setExperimentStatus(experimentId, status);
     return new RunSummary(experimentId, status, ok, failed, unfinished, ok == 0 ? 0 : overheadTotal / ok * 1000);
   }
