@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -24,7 +25,7 @@ class InventoryDocsTest {
   @TestFactory
   Stream<DynamicTest> everyYamlExampleLoadsOrFailsAsShown() {
     List<Block> blocks =
-        blocks(InventoryFiles.read(InventoryFiles.repoRoot().resolve("docs/hosts.md")));
+        blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/hosts.md")));
     List<DynamicTest> tests = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);

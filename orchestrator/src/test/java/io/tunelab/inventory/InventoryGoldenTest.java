@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,10 +31,10 @@ class InventoryGoldenTest {
                     name(yaml),
                     () -> {
                       Inventory inventory =
-                          Inventory.load(name(yaml), InventoryFiles.read(yaml), BASE);
+                          Inventory.load(name(yaml), RepoFiles.read(yaml), BASE);
                       String actual = describe(inventory);
                       Path golden = sibling(yaml, ".hosts.txt");
-                      assertEquals(InventoryFiles.golden(golden, actual), actual);
+                      assertEquals(RepoFiles.golden(golden, actual), actual);
                     }));
   }
 
@@ -48,11 +49,11 @@ class InventoryGoldenTest {
                       InventoryException e =
                           assertThrows(
                               InventoryException.class,
-                              () -> Inventory.load(name(yaml), InventoryFiles.read(yaml), BASE));
+                              () -> Inventory.load(name(yaml), RepoFiles.read(yaml), BASE));
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
-                      assertEquals(InventoryFiles.golden(golden, actual), actual);
+                      assertEquals(RepoFiles.golden(golden, actual), actual);
                     }));
   }
 
@@ -79,7 +80,7 @@ class InventoryGoldenTest {
 
   private static Stream<Path> examples(String dir) throws IOException {
     List<Path> files;
-    try (Stream<Path> s = Files.list(InventoryFiles.examples().resolve(dir))) {
+    try (Stream<Path> s = Files.list(RepoFiles.testResources("inventory").resolve(dir))) {
       files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().collect(Collectors.toList());
     }
     assertFalse(files.isEmpty(), "no examples in " + dir);

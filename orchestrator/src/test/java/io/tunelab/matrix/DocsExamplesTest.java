@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -24,7 +25,7 @@ class DocsExamplesTest {
 
   @TestFactory
   Stream<DynamicTest> everyYamlExampleLoadsOrFailsAsShown() {
-    List<Block> blocks = blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md")));
+    List<Block> blocks = blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/matrix.md")));
     List<DynamicTest> tests = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
@@ -59,7 +60,7 @@ class DocsExamplesTest {
   @Test
   void theDesignExampleIsOnThePageAndExpandsTo18Cells() {
     Block first =
-        blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md"))).stream()
+        blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/matrix.md"))).stream()
             .filter(b -> b.info().equals("yaml"))
             .findFirst()
             .orElseThrow();
@@ -71,7 +72,7 @@ class DocsExamplesTest {
   @Test
   void theExpansionOrderShownOnThePageIsTheRealOne() {
     Block cases =
-        blocks(TestFiles.read(TestFiles.repoRoot().resolve("docs/matrix.md"))).stream()
+        blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/matrix.md"))).stream()
             .filter(b -> b.text().startsWith("name: cases-example\n"))
             .findFirst()
             .orElseThrow();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +30,10 @@ class MatrixGoldenTest {
                 DynamicTest.dynamicTest(
                     yaml.getFileName().toString(),
                     () -> {
-                      Matrix m = MatrixLoader.load(name(yaml), TestFiles.read(yaml));
+                      Matrix m = MatrixLoader.load(name(yaml), RepoFiles.read(yaml));
                       String actual = CellText.describe(m);
                       Path golden = sibling(yaml, ".cells.txt");
-                      assertEquals(TestFiles.golden(golden, actual), actual);
+                      assertEquals(RepoFiles.golden(golden, actual), actual);
                     }));
   }
 
@@ -49,16 +50,16 @@ class MatrixGoldenTest {
                       MatrixException e =
                           assertThrows(
                               MatrixException.class,
-                              () -> MatrixLoader.load(name(yaml), TestFiles.read(yaml)));
+                              () -> MatrixLoader.load(name(yaml), RepoFiles.read(yaml)));
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
-                      assertEquals(TestFiles.golden(golden, actual), actual);
+                      assertEquals(RepoFiles.golden(golden, actual), actual);
                     }));
   }
 
   private static List<Path> yamlFiles(String dir) throws IOException {
-    try (Stream<Path> s = Files.list(TestFiles.matrixResources().resolve(dir))) {
+    try (Stream<Path> s = Files.list(RepoFiles.testResources("matrix").resolve(dir))) {
       return s.filter(p -> p.toString().endsWith(".yaml")).sorted().collect(Collectors.toList());
     }
   }
