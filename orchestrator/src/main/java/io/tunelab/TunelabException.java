@@ -4,10 +4,13 @@ package io.tunelab;
 public class TunelabException extends RuntimeException {
   /** The run finished but some trials failed. */
   public static final int TRIALS_FAILED = 1;
+
   /** Bad usage or bad matrix: nothing was touched. */
   public static final int BAD_INPUT = 2;
+
   /** A host or the environment refused (preflight). */
   public static final int HOST_REFUSED = 3;
+
   /** A bug or an unexpected state inside tunelab. */
   public static final int INTERNAL = 4;
 

@@ -220,7 +220,8 @@ class ApplyRestoreTest {
 
     agent.call("apply", tab("save", knob), tab("set", knob, "5"));
 
-    assertEquals(List.of(tab("#boot", AgentHarness.bootId()), tab(knob, "20")), journalLines(agent));
+    assertEquals(
+        List.of(tab("#boot", AgentHarness.bootId()), tab(knob, "20")), journalLines(agent));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -95,12 +95,17 @@ class OneShotVerbsTest {
     AgentHarness agent = new AgentHarness(shell, dir);
     List<String> expected = new java.util.ArrayList<>();
     List<String> paths = new java.util.ArrayList<>();
-    for (String file : new String[] {"vm/dirty_ratio", "vm/dirty_background_ratio", "kernel/pid_max"}) {
+    for (String file :
+        new String[] {"vm/dirty_ratio", "vm/dirty_background_ratio", "kernel/pid_max"}) {
       Path p = Path.of("/proc/sys", file);
       paths.add(p.toString());
       // one read(2) of 8 KiB: Files.readString would also stop after the first byte
       try (java.io.InputStream in = Files.newInputStream(p)) {
-        expected.add(tab("rw", p, new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim()));
+        expected.add(
+            tab(
+                "rw",
+                p,
+                new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim()));
       }
     }
 

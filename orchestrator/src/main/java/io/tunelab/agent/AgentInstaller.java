@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * Puts the agent script on a host under a content-hash name in a per-user cache directory,
- * and reuses a copy that is already there with the right hash.
+ * Puts the agent script on a host under a content-hash name in a per-user cache directory, and
+ * reuses a copy that is already there with the right hash.
  */
 final class AgentInstaller {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -19,10 +19,17 @@ final class AgentInstaller {
     String dir = "\"${XDG_CACHE_HOME:-$HOME/.cache}/tunelab\"";
     String file = dir.substring(0, dir.length() - 1) + "/" + script.fileName() + "\"";
     String check =
-        "f=" + file + "; if [ -f \"$f\" ] && [ \"$(sha256sum < \"$f\" | cut -c1-64)\" = "
-            + script.sha256() + " ]; then echo \"$f\"; else echo missing; fi";
+        "f="
+            + file
+            + "; if [ -f \"$f\" ] && [ \"$(sha256sum < \"$f\" | cut -c1-64)\" = "
+            + script.sha256()
+            + " ]; then echo \"$f\"; else echo missing; fi";
     String upload =
-        "mkdir -p " + dir + " && f=" + file + " && cat > \"$f.$$\" && mv \"$f.$$\" \"$f\""
+        "mkdir -p "
+            + dir
+            + " && f="
+            + file
+            + " && cat > \"$f.$$\" && mv \"$f.$$\" \"$f\""
             + " && echo \"$f\"";
     try {
       Transport.ExecResult found = transport.exec(check, null, TIMEOUT);

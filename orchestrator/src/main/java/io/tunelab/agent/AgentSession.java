@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One long-lived agent process on one host, spoken to over a single channel.
  *
- * <p>Every phase of a trial is one request and one response on this channel: no process
- * start, no SSH channel, no login shell per phase. Requests are serialized.
+ * <p>Every phase of a trial is one request and one response on this channel: no process start, no
+ * SSH channel, no login shell per phase. Requests are serialized.
  */
 public final class AgentSession implements AutoCloseable {
   private static final String EOF = "\u0000eof";
@@ -53,14 +53,15 @@ public final class AgentSession implements AutoCloseable {
   }
 
   /**
-   * Runs one verb as a separate one-shot agent process (no lock, no long-lived channel): for
-   * {@code restore} after a crash, while a stale agent may still hold the lock.
+   * Runs one verb as a separate one-shot agent process (no lock, no long-lived channel): for {@code
+   * restore} after a crash, while a stale agent may still hold the lock.
    */
   public static AgentResponse oneShot(Transport transport, AgentScript script, String verb) {
     String path = AgentInstaller.install(transport, script);
     try {
       Transport.ExecResult result =
-          transport.exec("exec sh " + path + " " + verb, new byte[0], java.time.Duration.ofMinutes(5));
+          transport.exec(
+              "exec sh " + path + " " + verb, new byte[0], java.time.Duration.ofMinutes(5));
       List<String> lines = result.stdoutText().lines().toList();
       if (result.exitCode() != 0 && lines.isEmpty()) {
         throw new AgentException(

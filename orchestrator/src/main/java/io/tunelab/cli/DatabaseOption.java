@@ -3,7 +3,9 @@ package io.tunelab.cli;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** {@code --db FILE}: default {@code tunelab.db} in the current directory, or {@code TUNELAB_DB}. */
+/**
+ * {@code --db FILE}: default {@code tunelab.db} in the current directory, or {@code TUNELAB_DB}.
+ */
 public final class DatabaseOption {
   @Option(
       names = "--db",

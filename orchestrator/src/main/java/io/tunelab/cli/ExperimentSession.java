@@ -4,8 +4,8 @@ import io.tunelab.TunelabException;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.run.ExperimentRunner;
-import io.tunelab.run.SshConnector;
 import io.tunelab.run.RunSummary;
+import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
 import java.io.PrintWriter;
@@ -57,8 +57,13 @@ final class ExperimentSession {
           Locale.ROOT,
           "experiment %d %s: %d ok, %d failed, %d unfinished; overhead per trial %.0f ms"
               + " (wall time minus workload time); results in %s%n",
-          summary.experimentId(), summary.status(), summary.ok(), summary.failed(),
-          summary.unfinished(), summary.overheadMillis(), db);
+          summary.experimentId(),
+          summary.status(),
+          summary.ok(),
+          summary.failed(),
+          summary.unfinished(),
+          summary.overheadMillis(),
+          db);
       if (summary.unfinished() > 0) {
         out.println("continue with: tunelab resume " + summary.experimentId());
       }

@@ -69,11 +69,16 @@ final class HostsCommand implements Runnable {
       int width = rows.stream().mapToInt(r -> r.host().length()).max().orElse(4);
       out.printf("%-" + width + "s  %-8s %-4s %s%n", "HOST", "CHECK", "OK", "DETAIL");
       for (HostCheck.Row r : rows) {
-        out.printf("%-" + width + "s  %-8s %-4s %s%n", r.host(), r.check(), r.ok() ? "ok" : "FAIL",
+        out.printf(
+            "%-" + width + "s  %-8s %-4s %s%n",
+            r.host(),
+            r.check(),
+            r.ok() ? "ok" : "FAIL",
             r.detail().replace('\n', ' '));
       }
       if (rows.stream().anyMatch(r -> !r.ok())) {
-        throw new TunelabException(TunelabException.HOST_REFUSED, "hosts check: some checks failed");
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED, "hosts check: some checks failed");
       }
       return 0;
     }

@@ -8,6 +8,7 @@ public final class HostsOption {
   @Option(
       names = "--hosts",
       paramLabel = "FILE",
-      description = "Inventory of SSH hosts (default: the matrix's hosts: entry; else only 'local').")
+      description =
+          "Inventory of SSH hosts (default: the matrix's hosts: entry; else only 'local').")
   Path file;
 }

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds and reads the inventory of a command: {@code --hosts FILE}, else the matrix's
- * {@code hosts:} entry (relative to the matrix file), else none (only {@code local}).
+ * Finds and reads the inventory of a command: {@code --hosts FILE}, else the matrix's {@code
+ * hosts:} entry (relative to the matrix file), else none (only {@code local}).
  */
 final class Inventories {
   private Inventories() {}
@@ -33,7 +33,9 @@ final class Inventories {
     try {
       Path abs = file.toAbsolutePath();
       return Inventory.load(
-          file.toString(), Files.readString(abs, StandardCharsets.UTF_8), abs.getParent().toString());
+          file.toString(),
+          Files.readString(abs, StandardCharsets.UTF_8),
+          abs.getParent().toString());
     } catch (IOException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT, file + ": cannot read the inventory: " + e.getMessage());
@@ -47,7 +49,11 @@ final class Inventories {
       String host = role.getValue();
       if (!host.equals(Inventory.LOCAL) && inventory.find(host).isEmpty()) {
         missing.add(
-            "role " + role.getKey() + ": host " + host + " is not in "
+            "role "
+                + role.getKey()
+                + ": host "
+                + host
+                + " is not in "
                 + (inventory.source() == null
                     ? "any inventory (give --hosts FILE or hosts: in the matrix)"
                     : inventory.source() + " (add it under hosts:)"));

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plan",
     mixinStandardHelpOptions = true,
-    description = "Show the cells, trial count and settings of a matrix; touches no host and no database.")
+    description =
+        "Show the cells, trial count and settings of a matrix; touches no host and no database.")
 final class PlanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
   Path matrix;
@@ -36,8 +37,13 @@ final class PlanCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",
-        m.name(), cells, m.repeat(), m.warmup(), trials.size(),
-        m.order().name().toLowerCase(java.util.Locale.ROOT), m.seed());
+        m.name(),
+        cells,
+        m.repeat(),
+        m.warmup(),
+        trials.size(),
+        m.order().name().toLowerCase(java.util.Locale.ROOT),
+        m.seed());
     if (!summary) {
       // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();
@@ -47,7 +53,8 @@ final class PlanCommand implements Callable<Integer> {
                 line.setLength(0);
                 line.append(String.format("%6d  %s", cell.ordinal(), cell.label()));
                 cell.knobs()
-                    .forEach((k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
+                    .forEach(
+                        (k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
                 out.println(line);
               });
     }

@@ -8,12 +8,12 @@ import io.tunelab.inventory.Inventory;
 import io.tunelab.run.InterruptedTeardown;
 import io.tunelab.run.SshConnector;
 import io.tunelab.store.SqliteResultStore;
-import java.nio.file.Files;
-import java.util.HashMap;
-import java.util.Map;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,7 +49,8 @@ final class RestoreCommand implements Callable<Integer> {
     try (SshConnector connector = new SshConnector(inventory)) {
       for (String host : names) {
         try {
-          restore(AgentSession.oneShot(connector.connect(host), AgentScript.load(), "restore"), out);
+          restore(
+              AgentSession.oneShot(connector.connect(host), AgentScript.load(), "restore"), out);
         } catch (TunelabException e) {
           out.println(e.getMessage());
           failures.add(host);
@@ -78,7 +79,8 @@ final class RestoreCommand implements Callable<Integer> {
     if (!failures.isEmpty()) {
       throw new TunelabException(
           TunelabException.HOST_REFUSED,
-          "not everything was restored on " + String.join(", ", failures)
+          "not everything was restored on "
+              + String.join(", ", failures)
               + "; the journal keeps what is left: run `tunelab restore` again once fixed");
     }
     return 0;
@@ -92,17 +94,27 @@ final class RestoreCommand implements Callable<Integer> {
       restored++;
     }
     for (String[] row : response.rows("stale", 2)) {
-      out.println("host " + host + ": discarded a journal from an earlier boot (" + row[1]
-          + "): the reboot already reset those settings");
+      out.println(
+          "host "
+              + host
+              + ": discarded a journal from an earlier boot ("
+              + row[1]
+              + "): the reboot already reset those settings");
     }
     List<String[]> failed = response.rows("fail", 3);
     for (String[] row : failed) {
-      out.println("host " + host + ": could not restore " + row[1] + ": " + (row.length > 2 ? row[2] : ""));
+      out.println(
+          "host " + host + ": could not restore " + row[1] + ": " + (row.length > 2 ? row[2] : ""));
     }
     if (!failed.isEmpty()) {
       throw new TunelabException(
-          TunelabException.HOST_REFUSED, "host " + host + ": " + failed.size() + " setting(s) not restored");
+          TunelabException.HOST_REFUSED,
+          "host " + host + ": " + failed.size() + " setting(s) not restored");
     }
-    out.println("host " + host + ": " + (restored == 0 ? "nothing to restore" : restored + " setting(s) restored"));
+    out.println(
+        "host "
+            + host
+            + ": "
+            + (restored == 0 ? "nothing to restore" : restored + " setting(s) restored"));
   }
 }

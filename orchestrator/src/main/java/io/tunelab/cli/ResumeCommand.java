@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Continue an interrupted experiment; a finished trial never runs again.")
 final class ResumeCommand implements Callable<Integer> {
-  @Parameters(paramLabel = "EXPERIMENT", description = "Experiment id or name (latest of that name).")
+  @Parameters(
+      paramLabel = "EXPERIMENT",
+      description = "Experiment id or name (latest of that name).")
   String experiment;
 
   @Mixin DatabaseOption db;

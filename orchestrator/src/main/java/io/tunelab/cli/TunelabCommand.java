@@ -13,7 +13,8 @@ import picocli.CommandLine.ScopeType;
     name = "tunelab",
     mixinStandardHelpOptions = true,
     versionProvider = TunelabCommand.Version.class,
-    description = "Runs kernel tunable experiments unattended and stores every repetition in SQLite.",
+    description =
+        "Runs kernel tunable experiments unattended and stores every repetition in SQLite.",
     subcommands = {
       RunCommand.class,
       PlanCommand.class,
@@ -42,7 +43,8 @@ public final class TunelabCommand implements Runnable {
 
   /** The version this jar was built as. */
   public static String version() {
-    try (InputStream in = TunelabCommand.class.getResourceAsStream("/io/tunelab/version.properties")) {
+    try (InputStream in =
+        TunelabCommand.class.getResourceAsStream("/io/tunelab/version.properties")) {
       Properties p = new Properties();
       if (in != null) {
         p.load(in);

@@ -32,7 +32,8 @@ final class AxisDraft {
   List<KnobSetting> knobSettings() {
     if (kind == Axis.Kind.KNOB) {
       return List.of(
-          new KnobSetting(name, position, "matrix." + name, "axis '" + name + "'", "axis " + name, ""));
+          new KnobSetting(
+              name, position, "matrix." + name, "axis '" + name + "'", "axis " + name, ""));
     }
     return caseKnobs;
   }

@@ -8,10 +8,10 @@ import java.util.Map;
  * @param ordinal 1-based position in expansion order
  * @param label the parameters as {@code read_ahead_kb=512/scheduler=none/bs=64M}
  * @param params axis name (as written) to value; for a cases axis the case name
- * @param knobs every role-qualified knob this cell sets (settings, knob axes, case
- *     entries), template names as written, to the requested value ({@code default} allowed)
- * @param vars the parameters substitutable as {@code ${name}}: plain parameters and case
- *     parameters (knob axes are not variables)
+ * @param knobs every role-qualified knob this cell sets (settings, knob axes, case entries),
+ *     template names as written, to the requested value ({@code default} allowed)
+ * @param vars the parameters substitutable as {@code ${name}}: plain parameters and case parameters
+ *     (knob axes are not variables)
  */
 public record Cell(
     int ordinal,

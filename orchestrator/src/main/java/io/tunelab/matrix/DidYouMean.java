@@ -1,8 +1,8 @@
 package io.tunelab.matrix;
 
 /**
- * Suggests the closest known word for a misspelt one (Levenshtein distance at most 2, case
- * ignored in what was written): shared by the matrix and inventory readers.
+ * Suggests the closest known word for a misspelt one (Levenshtein distance at most 2, case ignored
+ * in what was written): shared by the matrix and inventory readers.
  */
 public final class DidYouMean {
   private static final int MAX_DISTANCE = 2;

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A loaded and validated experiment matrix. Keys of {@code settings}, knob axes and case
- * entries are role-qualified knob names as written ({@code disk.block.${dev}.scheduler}).
+ * A loaded and validated experiment matrix. Keys of {@code settings}, knob axes and case entries
+ * are role-qualified knob names as written ({@code disk.block.${dev}.scheduler}).
  *
  * @param source the file name, for messages
  * @param text the full text of the file, stored with the experiment

@@ -223,9 +223,9 @@ final class Scope {
 
   /**
    * Checks a value written to knob {@code knobKey} (role-qualified): shell safety, and — when it
-   * holds no variable — what the kernel would accept on any host (whole numbers, ranges,
-   * sizes), so such a mistake exits 2 before any host is touched. Its variables are checked
-   * with the other uses.
+   * holds no variable — what the kernel would accept on any host (whole numbers, ranges, sizes), so
+   * such a mistake exits 2 before any host is touched. Its variables are checked with the other
+   * uses.
    */
   void checkKnobValue(String knobKey, String value, Position at, String key) {
     String why = ValueRules.knobValueProblem(value);
@@ -236,7 +236,8 @@ final class Scope {
     use(value, at, key, Context.KNOB);
     if (Substitution.names(value).isEmpty()) {
       try {
-        Knob knob = KnobCatalogue.parse(withPlaceholders(knobKey.substring(knobKey.indexOf('.') + 1)));
+        Knob knob =
+            KnobCatalogue.parse(withPlaceholders(knobKey.substring(knobKey.indexOf('.') + 1)));
         KnobValues.validate(knob, value).ifPresent(problem -> in.problem(at, key, problem));
       } catch (IllegalArgumentException unknownKnob) {
         // reported where the knob's name is checked

@@ -3,8 +3,8 @@ package io.tunelab.matrix;
 import java.util.List;
 
 /**
- * What runs in every trial, on role {@code on}. Fields are templates: {@code ${param}},
- * {@code ${rep}} and captured variables are substituted per trial.
+ * What runs in every trial, on role {@code on}. Fields are templates: {@code ${param}}, {@code
+ * ${rep}} and captured variables are substituted per trial.
  */
 public sealed interface Workload permits Workload.Dd, Workload.Command {
 
@@ -13,8 +13,8 @@ public sealed interface Workload permits Workload.Dd, Workload.Command {
   Position position();
 
   /**
-   * dd as a first-class workload: {@code processes} concurrent dd's started together.
-   * Exactly one of {@code count} and {@code total} is set.
+   * dd as a first-class workload: {@code processes} concurrent dd's started together. Exactly one
+   * of {@code count} and {@code total} is set.
    */
   record Dd(
       String on,

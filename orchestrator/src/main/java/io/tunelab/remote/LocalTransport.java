@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The built-in host {@code local}: commands run as child processes of the controller.
  *
- * <p>Long-lived commands start in their own session ({@code setsid}) so that Ctrl-C in the
- * terminal reaches only the controller, which then cancels the workload and restores the
- * host through the still-running agent.
+ * <p>Long-lived commands start in their own session ({@code setsid}) so that Ctrl-C in the terminal
+ * reaches only the controller, which then cancels the workload and restores the host through the
+ * still-running agent.
  */
 public final class LocalTransport implements Transport {
   private static final Path SETSID = Path.of("/usr/bin/setsid");
@@ -67,7 +67,9 @@ public final class LocalTransport implements Transport {
   @Override
   public void close() {}
 
-  /** Reads a stream to its end on a thread of its own, so stdout and stderr never block each other. */
+  /**
+   * Reads a stream to its end on a thread of its own, so stdout and stderr never block each other.
+   */
   static CompletableFuture<byte[]> drain(InputStream in) {
     CompletableFuture<byte[]> result = new CompletableFuture<>();
     Thread reader =

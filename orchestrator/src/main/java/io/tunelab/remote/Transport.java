@@ -8,9 +8,9 @@ import java.time.Duration;
 /**
  * A way to run shell commands on one host: the built-in local host or, later, SSH.
  *
- * <p>Two shapes of call are enough for everything tunelab does on a host: {@link #exec}
- * for short commands that run to completion (install the agent, a one-shot verb), and
- * {@link #open} for the long-lived agent process that answers one request per phase.
+ * <p>Two shapes of call are enough for everything tunelab does on a host: {@link #exec} for short
+ * commands that run to completion (install the agent, a one-shot verb), and {@link #open} for the
+ * long-lived agent process that answers one request per phase.
  */
 public interface Transport extends AutoCloseable {
 

@@ -290,7 +290,7 @@ public final class HtmlReport {
 
   // Runs after the page is laid out: counts the charts and the bars that have a size.
   private static final String CHECK =
-      """
+"""
 (function () {
   var body = document.body;
   var failed = false;

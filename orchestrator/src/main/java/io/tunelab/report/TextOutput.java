@@ -267,9 +267,13 @@ final class TextOutput {
   /** One compared row's cells: base ±%, %change, new ±%, marker, p, n, label. */
   static List<String> comparisonCells(Row r) {
     return List.of(
-        Numbers.fixed(r.base().mean()) + " " + Numbers.relative(r.base().stddevPop(), r.base().mean()),
+        Numbers.fixed(r.base().mean())
+            + " "
+            + Numbers.relative(r.base().stddevPop(), r.base().mean()),
         Numbers.percent(r.change()),
-        Numbers.fixed(r.next().mean()) + " " + Numbers.relative(r.next().stddevPop(), r.next().mean()),
+        Numbers.fixed(r.next().mean())
+            + " "
+            + Numbers.relative(r.next().stddevPop(), r.next().mean()),
         r.marker(),
         Numbers.p(r.p()),
         r.base().n() + "/" + r.next().n(),

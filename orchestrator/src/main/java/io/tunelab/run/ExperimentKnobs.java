@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * Every knob an experiment touches, resolved against the variables captured by setup.
  *
- * <p>A knob that a cell does not name is requested as {@code default} in that cell, so that a
- * value set by one case never leaks into the next cell.
+ * <p>A knob that a cell does not name is requested as {@code default} in that cell, so that a value
+ * set by one case never leaks into the next cell.
  */
 final class ExperimentKnobs {
   static final String DEFAULT = "default";
@@ -22,8 +22,8 @@ final class ExperimentKnobs {
   private final Map<String, RoleKnob> all = new LinkedHashMap<>();
   private final Position where;
 
-  ExperimentKnobs(Map<String, String> roles, List<Cell> cells, Map<String, String> captures,
-      String source) {
+  ExperimentKnobs(
+      Map<String, String> roles, List<Cell> cells, Map<String, String> captures, String source) {
     this.roles = roles;
     this.where = new Position(source, 0, 0);
     for (Cell cell : cells) {

@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Wires the pure parts to the hosts and the store: setup, preflight, the plan, every trial,
- * and — whatever happens — restore and teardown.
+ * Wires the pure parts to the hosts and the store: setup, preflight, the plan, every trial, and —
+ * whatever happens — restore and teardown.
  */
 public final class ExperimentRunner {
   private static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(5);
@@ -55,8 +55,8 @@ public final class ExperimentRunner {
   }
 
   /**
-   * Asks a running experiment to stop (Ctrl-C): the current workload is killed on its host,
-   * then the run restores every host and tears down as usual. Waits for that to finish.
+   * Asks a running experiment to stop (Ctrl-C): the current workload is killed on its host, then
+   * the run restores every host and tears down as usual. Waits for that to finish.
    */
   public void interrupt(Duration wait) {
     interrupted = true;
@@ -64,9 +64,15 @@ public final class ExperimentRunner {
     if (hosts != null) {
       for (AgentSession session : hosts.all()) {
         try {
-          session.transport().exec("sh " + session.remotePath() + " cancel", null, Duration.ofSeconds(10));
+          session
+              .transport()
+              .exec("sh " + session.remotePath() + " cancel", null, Duration.ofSeconds(10));
         } catch (Exception e) {
-          out.accept("warning: host " + session.host() + ": cannot cancel the workload: " + e.getMessage());
+          out.accept(
+              "warning: host "
+                  + session.host()
+                  + ": cannot cancel the workload: "
+                  + e.getMessage());
         }
       }
     }
@@ -91,7 +97,8 @@ public final class ExperimentRunner {
         restoreLeftovers(hosts, facts);
         if (resumed != null && resumed.status().equals("running")) {
           // Its controller was killed (we hold every agent lock): release what its setup made.
-          teardown(hosts, matrix, matrix.setup(), new LinkedHashMap<>(store.variables(resumed.id())));
+          teardown(
+              hosts, matrix, matrix.setup(), new LinkedHashMap<>(store.variables(resumed.id())));
         }
         for (Step step : matrix.setup()) {
           setupDone.add(step);
@@ -145,7 +152,8 @@ public final class ExperimentRunner {
       planned.add(new PlannedCell(c.ordinal(), c.label(), c.params(), c.knobs()));
     }
     List<Trial> trials =
-        PlanBuilder.build(cells.size(), matrix.repeat(), matrix.warmup(), matrix.order(), matrix.seed());
+        PlanBuilder.build(
+            cells.size(), matrix.repeat(), matrix.warmup(), matrix.order(), matrix.seed());
     List<PlannedTrial> plannedTrials = new ArrayList<>(trials.size());
     for (Trial t : trials) {
       plannedTrials.add(new PlannedTrial(t.cellOrdinal(), t.rep(), t.seq(), t.warmup()));
@@ -165,7 +173,8 @@ public final class ExperimentRunner {
             plannedTrials));
   }
 
-  private void recordHosts(long experimentId, Map<String, String> roles, Map<String, Map<String, String>> facts) {
+  private void recordHosts(
+      long experimentId, Map<String, String> roles, Map<String, Map<String, String>> facts) {
     roles.forEach((role, host) -> store.recordHost(experimentId, role, host, facts.get(host)));
   }
 
@@ -185,23 +194,32 @@ public final class ExperimentRunner {
         AgentResponse r = s.request("restore", List.of(), RESTORE_TIMEOUT);
         int restored = r.rows("restored", 3).size();
         for (String[] fail : r.rows("fail", 3)) {
-          out.accept("error: host " + s.host() + ": could not restore " + fail[1] + ": "
-              + (fail.length > 2 ? fail[2] : "") + " (the journal is kept: run `tunelab restore`)");
+          out.accept(
+              "error: host "
+                  + s.host()
+                  + ": could not restore "
+                  + fail[1]
+                  + ": "
+                  + (fail.length > 2 ? fail[2] : "")
+                  + " (the journal is kept: run `tunelab restore`)");
         }
         out.accept("host " + s.host() + ": restored " + restored + " setting(s)");
       } catch (RuntimeException e) {
-        out.accept("error: " + e.getMessage() + " (settings not restored: run `tunelab restore`"
-            + " once the host is back)");
+        out.accept(
+            "error: "
+                + e.getMessage()
+                + " (settings not restored: run `tunelab restore`"
+                + " once the host is back)");
       }
     }
   }
 
-  private void teardown(Hosts hosts, Matrix matrix, List<Step> setupDone, Map<String, String> vars) {
+  private void teardown(
+      Hosts hosts, Matrix matrix, List<Step> setupDone, Map<String, String> vars) {
     if (setupDone.isEmpty() && matrix.setup().size() > 0) {
       return;
     }
     Steps.teardown(hosts, matrix.teardown(), vars)
         .forEach(p -> out.accept("warning: teardown: " + p));
   }
-
 }

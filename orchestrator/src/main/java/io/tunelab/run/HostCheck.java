@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code tunelab hosts check}: can each host be reached, does the agent run as root, what are
- * its facts, and — given a matrix — does every knob exist and accept every value to be written.
- * Writes no knob; with a matrix it runs the matrix's setup and teardown, which its knob names
- * may need (e.g. the loop device a setup step creates).
+ * {@code tunelab hosts check}: can each host be reached, does the agent run as root, what are its
+ * facts, and — given a matrix — does every knob exist and accept every value to be written. Writes
+ * no knob; with a matrix it runs the matrix's setup and teardown, which its knob names may need
+ * (e.g. the loop device a setup step creates).
  */
 public final class HostCheck {
   private HostCheck() {}
@@ -54,15 +54,21 @@ public final class HostCheck {
               host,
               "root",
               root,
-              root ? "agent runs as uid 0" : "agent runs as uid " + f.get("uid")
-                  + ": log in as root or set become: sudo"));
+              root
+                  ? "agent runs as uid 0"
+                  : "agent runs as uid " + f.get("uid") + ": log in as root or set become: sudo"));
       rows.add(
           new Row(
               host,
               "facts",
               true,
-              "kernel " + f.get("kernel_release") + ", " + f.get("cpus") + " CPUs, "
-                  + Long.parseLong(f.getOrDefault("mem_kb", "0")) / 1024 + " MiB, journal "
+              "kernel "
+                  + f.get("kernel_release")
+                  + ", "
+                  + f.get("cpus")
+                  + " CPUs, "
+                  + Long.parseLong(f.getOrDefault("mem_kb", "0")) / 1024
+                  + " MiB, journal "
                   + f.get("journal")));
       return root;
     } catch (TunelabException e) {
@@ -84,8 +90,10 @@ public final class HostCheck {
         for (AgentSession s : hosts.all()) {
           String prefix = "host " + s.host() + ": ";
           List<String> mine =
-              findings.problems().stream().filter(p -> p.startsWith(prefix))
-                  .map(p -> p.substring(prefix.length())).toList();
+              findings.problems().stream()
+                  .filter(p -> p.startsWith(prefix))
+                  .map(p -> p.substring(prefix.length()))
+                  .toList();
           long count = knobs.all().values().stream().filter(k -> k.host().equals(s.host())).count();
           rows.add(
               new Row(
@@ -93,7 +101,10 @@ public final class HostCheck {
                   "knobs",
                   mine.isEmpty(),
                   mine.isEmpty()
-                      ? count + " knob(s) exist and accept every value of " + cells.size() + " cell(s)"
+                      ? count
+                          + " knob(s) exist and accept every value of "
+                          + cells.size()
+                          + " cell(s)"
                       : String.join("; ", mine)));
         }
       } catch (TunelabException e) {

@@ -22,8 +22,12 @@ final class HostFacts {
           if (!"0".equals(map.get("uid"))) {
             throw new TunelabException(
                 TunelabException.HOST_REFUSED,
-                "host " + host + ": tunelab must run as root to write sysfs and /proc/sys"
-                    + " (the agent runs as uid " + map.get("uid") + "); run it as root");
+                "host "
+                    + host
+                    + ": tunelab must run as root to write sysfs and /proc/sys"
+                    + " (the agent runs as uid "
+                    + map.get("uid")
+                    + "); run it as root");
           }
         });
     return facts;

@@ -11,9 +11,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Finishes what a killed controller left behind in the database: an experiment still marked
- * {@code running} gets its teardown (with the variables its setup captured, e.g. the loop
- * device) and is marked {@code interrupted}, ready for {@code resume}.
+ * Finishes what a killed controller left behind in the database: an experiment still marked {@code
+ * running} gets its teardown (with the variables its setup captured, e.g. the loop device) and is
+ * marked {@code interrupted}, ready for {@code resume}.
  *
  * <p>Starting the agents is the guard: while a live controller holds a host's agent lock,
  * connecting fails and nothing is torn down under a running experiment.
@@ -22,8 +22,8 @@ public final class InterruptedTeardown {
   private InterruptedTeardown() {}
 
   /**
-   * Tears down every experiment marked running; {@code connectors} gives the connector for a
-   * matrix (its inventory). Returns how many experiments could not be cleaned.
+   * Tears down every experiment marked running; {@code connectors} gives the connector for a matrix
+   * (its inventory). Returns how many experiments could not be cleaned.
    */
   public static int run(
       ResultStore store, Function<Matrix, HostConnector> connectors, Consumer<String> out) {
@@ -32,7 +32,8 @@ public final class InterruptedTeardown {
       if (!e.status().equals("running")) {
         continue;
       }
-      ResultStore.StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
+      ResultStore.StoredExperiment stored =
+          store.findExperiment(Long.toString(e.id())).orElseThrow();
       Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
       Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
       String which = "experiment " + e.id() + " (" + e.name() + ")";
@@ -44,8 +45,11 @@ public final class InterruptedTeardown {
       }
       if (problems.isEmpty()) {
         store.setExperimentStatus(e.id(), "interrupted");
-        out.accept(which + ": teardown done, marked interrupted; `tunelab resume " + e.id()
-            + "` runs its unfinished trials");
+        out.accept(
+            which
+                + ": teardown done, marked interrupted; `tunelab resume "
+                + e.id()
+                + "` runs its unfinished trials");
       } else {
         failed++;
         out.accept(which + ": teardown not done: " + String.join("; ", problems));

@@ -62,7 +62,8 @@ final class Preflight {
       byHost.forEach(
           (host, requested) ->
               ApplyPlanner.conflicts(requested)
-                  .ifPresent(p -> problems.add("host " + host + ": cell " + cell.label() + ": " + p)));
+                  .ifPresent(
+                      p -> problems.add("host " + host + ": cell " + cell.label() + ": " + p)));
     }
     Map<String, Map<String, ReadResult>> reads =
         hosts.parallel(
@@ -70,7 +71,8 @@ final class Preflight {
     Map<String, Map<String, String>> originals = new HashMap<>();
     values.forEach(
         (host, perKnob) -> {
-          KnobChecks.checkAll(perKnob, reads.get(host)).forEach(p -> problems.add("host " + host + ": " + p));
+          KnobChecks.checkAll(perKnob, reads.get(host))
+              .forEach(p -> problems.add("host " + host + ": " + p));
           originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
         });
     return new Findings(originals, problems);

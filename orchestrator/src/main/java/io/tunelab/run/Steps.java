@@ -24,7 +24,12 @@ final class Steps {
     AgentResponse response =
         session.request(
             "run",
-            List.of("timeout\t" + TIMEOUT.toSeconds(), "job\tstep", "arg\tsh", "arg\t-c", "arg\t" + command),
+            List.of(
+                "timeout\t" + TIMEOUT.toSeconds(),
+                "job\tstep",
+                "arg\tsh",
+                "arg\t-c",
+                "arg\t" + command),
             TIMEOUT.plus(Duration.ofMinutes(1)));
     List<String[]> job = response.rows("job", 5);
     int rc = job.isEmpty() ? -1 : Integer.parseInt(job.get(0)[2]);
@@ -33,7 +38,14 @@ final class Steps {
       String last = err.isEmpty() ? "" : ": " + err.get(err.size() - 1)[2];
       throw new TunelabException(
           TunelabException.HOST_REFUSED,
-          step.position() + ": host " + session.host() + ": step '" + command + "' exited " + rc + last);
+          step.position()
+              + ": host "
+              + session.host()
+              + ": step '"
+              + command
+              + "' exited "
+              + rc
+              + last);
     }
     if (step.capture() != null) {
       List<String[]> out = response.rows("out", 3);
@@ -42,8 +54,15 @@ final class Steps {
       if (!value.matches("[A-Za-z0-9._:+-]+")) {
         throw new TunelabException(
             TunelabException.HOST_REFUSED,
-            step.position() + ": host " + session.host() + ": step '" + command
-                + "' printed '" + last + "', which is no safe value for ${" + step.capture()
+            step.position()
+                + ": host "
+                + session.host()
+                + ": step '"
+                + command
+                + "' printed '"
+                + last
+                + "', which is no safe value for ${"
+                + step.capture()
                 + "} (letters, digits and . _ : + - only)");
       }
       vars.put(step.capture(), value);

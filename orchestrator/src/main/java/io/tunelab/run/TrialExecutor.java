@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs one trial: apply the cell's knobs on every host at once, the before-trial steps, then
- * the workload on its role's host; returns the samples or throws {@link TrialFailure}.
+ * Runs one trial: apply the cell's knobs on every host at once, the before-trial steps, then the
+ * workload on its role's host; returns the samples or throws {@link TrialFailure}.
  */
 final class TrialExecutor {
   private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(5);
@@ -59,7 +59,8 @@ final class TrialExecutor {
     List<JobResult> results = runJobs(session, plan.jobs());
     for (JobResult job : results) {
       if (job.exitCode() != 0) {
-        String last = job.stderr().isEmpty() ? "" : ": " + job.stderr().get(job.stderr().size() - 1);
+        String last =
+            job.stderr().isEmpty() ? "" : ": " + job.stderr().get(job.stderr().size() - 1);
         String why = job.exitCode() == 124 ? "timed out" : "exited " + job.exitCode();
         throw new TrialFailure(
             "host " + session.host() + ": workload " + job.name() + " " + why + last, settings);
@@ -152,8 +153,14 @@ final class TrialExecutor {
         session.request("run", payload, WORKLOAD_TIMEOUT.plus(Duration.ofMinutes(1)));
     Map<String, List<String>> out = new LinkedHashMap<>();
     Map<String, List<String>> err = new LinkedHashMap<>();
-    response.rows("out", 3).forEach(r -> out.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
-    response.rows("err", 3).forEach(r -> err.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
+    response
+        .rows("out", 3)
+        .forEach(
+            r -> out.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
+    response
+        .rows("err", 3)
+        .forEach(
+            r -> err.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
     List<JobResult> results = new ArrayList<>();
     for (String[] r : response.rows("job", 5)) {
       results.add(
@@ -167,7 +174,12 @@ final class TrialExecutor {
     }
     if (results.size() != jobs.size()) {
       throw new AgentException(
-          session.host(), "'run' reported " + results.size() + " of " + jobs.size() + " jobs"
+          session.host(),
+          "'run' reported "
+              + results.size()
+              + " of "
+              + jobs.size()
+              + " jobs"
               + session.stderrSuffix());
     }
     return results;

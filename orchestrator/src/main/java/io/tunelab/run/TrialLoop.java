@@ -21,8 +21,13 @@ final class TrialLoop {
   private final Map<String, String> captures;
   private final Consumer<String> out;
 
-  TrialLoop(ResultStore store, TrialExecutor executor, ExperimentKnobs knobs, List<Cell> cells,
-      Map<String, String> captures, Consumer<String> out) {
+  TrialLoop(
+      ResultStore store,
+      TrialExecutor executor,
+      ExperimentKnobs knobs,
+      List<Cell> cells,
+      Map<String, String> captures,
+      Consumer<String> out) {
     this.store = store;
     this.executor = executor;
     this.knobs = knobs;
@@ -45,8 +50,14 @@ final class TrialLoop {
       store.startTrial(trial.trialId());
       long start = System.nanoTime();
       String prefix =
-          String.format(Locale.ROOT, "[%d/%d] %s rep %d%s", done + 1, trials.size(), cell.label(),
-              trial.rep(), trial.warmup() ? " (warm-up)" : "");
+          String.format(
+              Locale.ROOT,
+              "[%d/%d] %s rep %d%s",
+              done + 1,
+              trials.size(),
+              cell.label(),
+              trial.rep(),
+              trial.warmup() ? " (warm-up)" : "");
       try {
         TrialExecutor.Outcome outcome =
             executor.run(
@@ -57,7 +68,8 @@ final class TrialLoop {
         }
         store.finishTrial(
             trial.trialId(),
-            new TrialResult("ok", null, outcome.workloadSeconds(), outcome.samples(), outcome.settings()));
+            new TrialResult(
+                "ok", null, outcome.workloadSeconds(), outcome.samples(), outcome.settings()));
         ok++;
         double wall = (System.nanoTime() - start) / 1e9;
         overheadTotal += wall - outcome.workloadSeconds();
@@ -66,12 +78,14 @@ final class TrialLoop {
         if (interrupted.getAsBoolean()) {
           break;
         }
-        store.finishTrial(trial.trialId(), new TrialResult("failed", f.getMessage(), 0, List.of(), f.settings));
+        store.finishTrial(
+            trial.trialId(), new TrialResult("failed", f.getMessage(), 0, List.of(), f.settings));
         failed++;
         out.accept(prefix + ": FAILED: " + f.getMessage());
       } catch (AgentException e) {
         // The host is gone: record the trial, then stop; the caller restores the others.
-        store.finishTrial(trial.trialId(), new TrialResult("failed", e.getMessage(), 0, List.of(), List.of()));
+        store.finishTrial(
+            trial.trialId(), new TrialResult("failed", e.getMessage(), 0, List.of(), List.of()));
         throw e;
       }
       done++;
@@ -79,7 +93,8 @@ final class TrialLoop {
     int unfinished = store.unfinishedTrials(experimentId).size();
     String status = interrupted.getAsBoolean() || unfinished > 0 ? "interrupted" : "finished";
     store.setExperimentStatus(experimentId, status);
-    return new RunSummary(experimentId, status, ok, failed, unfinished, ok == 0 ? 0 : overheadTotal / ok * 1000);
+    return new RunSummary(
+        experimentId, status, ok, failed, unfinished, ok == 0 ? 0 : overheadTotal / ok * 1000);
   }
 
   private static String describe(List<Sample> samples) {

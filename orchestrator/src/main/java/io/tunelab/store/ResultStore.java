@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where experiments, their plan and every trial's samples live. The whole plan is written
- * before the first trial; each trial is committed on its own, with its cell's statistics.
+ * Where experiments, their plan and every trial's samples live. The whole plan is written before
+ * the first trial; each trial is committed on its own, with its cell's statistics.
  */
 public interface ResultStore extends AutoCloseable {
 
@@ -19,7 +19,9 @@ public interface ResultStore extends AutoCloseable {
   /** Stores the variables captured by setup steps (replaced on resume). */
   void recordVariables(long experimentId, Map<String, String> variables);
 
-  /** Sets {@code running} (with started_at), {@code finished}, {@code failed}, {@code interrupted}. */
+  /**
+   * Sets {@code running} (with started_at), {@code finished}, {@code failed}, {@code interrupted}.
+   */
   void setExperimentStatus(long experimentId, String status);
 
   /** The experiment by id, or the latest one with that name. */
@@ -28,7 +30,9 @@ public interface ResultStore extends AutoCloseable {
   /** The cells of an experiment, by ordinal. */
   List<PlannedCell> cells(long experimentId);
 
-  /** Trials not yet finished ({@code pending}, or {@code running} when interrupted), in run order. */
+  /**
+   * Trials not yet finished ({@code pending}, or {@code running} when interrupted), in run order.
+   */
   List<TrialRef> unfinishedTrials(long experimentId);
 
   /** Marks a trial running. */
@@ -38,9 +42,9 @@ public interface ResultStore extends AutoCloseable {
   void finishTrial(long trialId, TrialResult result);
 
   /**
-   * Every experiment with its progress, oldest first (for {@code tunelab status}). Added
-   * after the first cut of this interface, hence a default that only the SQLite store
-   * overrides; test doubles need not.
+   * Every experiment with its progress, oldest first (for {@code tunelab status}). Added after the
+   * first cut of this interface, hence a default that only the SQLite store overrides; test doubles
+   * need not.
    */
   default List<ExperimentSummary> experiments() {
     throw new UnsupportedOperationException("experiments() in " + getClass().getSimpleName());

@@ -6,8 +6,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * dd's closing line, e.g. {@code 268435456 bytes (268 MB, 256 MiB) copied, 1.2 s, 224 MB/s}:
- * the bytes and seconds dd itself reports, which the statistics contract is built on.
+ * dd's closing line, e.g. {@code 268435456 bytes (268 MB, 256 MiB) copied, 1.2 s, 224 MB/s}: the
+ * bytes and seconds dd itself reports, which the statistics contract is built on.
  */
 public record DdSummary(long bytes, double seconds) {
   private static final Pattern LINE =
@@ -18,7 +18,8 @@ public record DdSummary(long bytes, double seconds) {
     for (int i = lines.size() - 1; i >= 0; i--) {
       Matcher m = LINE.matcher(lines.get(i).trim());
       if (m.matches()) {
-        return Optional.of(new DdSummary(Long.parseLong(m.group(1)), Double.parseDouble(m.group(2))));
+        return Optional.of(
+            new DdSummary(Long.parseLong(m.group(1)), Double.parseDouble(m.group(2))));
       }
     }
     return Optional.empty();

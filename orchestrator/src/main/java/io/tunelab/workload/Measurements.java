@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * Derives a trial's samples from its jobs: per process, plus {@code all} for the aggregate.
  *
- * <p>For dd, {@code seconds} and {@code bytes} are what dd reports; {@code mib_per_s =
- * bytes / seconds / 1048576} and {@code iops = mib_per_s / bs_in_MiB}. The aggregate of N
- * processes started together sums the bytes and takes the slowest process's seconds.
+ * <p>For dd, {@code seconds} and {@code bytes} are what dd reports; {@code mib_per_s = bytes /
+ * seconds / 1048576} and {@code iops = mib_per_s / bs_in_MiB}. The aggregate of N processes started
+ * together sums the bytes and takes the slowest process's seconds.
  */
 public final class Measurements {
   private Measurements() {}

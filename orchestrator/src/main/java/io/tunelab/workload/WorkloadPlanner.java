@@ -112,7 +112,9 @@ public final class WorkloadPlanner {
     }
     throw new MatrixException(
         new Problem(
-            workload.position(), "workload.processes", "'" + text + "' is not a whole number >= 1"));
+            workload.position(),
+            "workload.processes",
+            "'" + text + "' is not a whole number >= 1"));
   }
 
   private static Map<String, String> withProc(Map<String, String> vars, int proc) {

@@ -24,8 +24,7 @@ class InventoryDocsTest {
 
   @TestFactory
   Stream<DynamicTest> everyYamlExampleLoadsOrFailsAsShown() {
-    List<Block> blocks =
-        blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/hosts.md")));
+    List<Block> blocks = blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/hosts.md")));
     List<DynamicTest> tests = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);

@@ -30,8 +30,7 @@ class InventoryGoldenTest {
                 DynamicTest.dynamicTest(
                     name(yaml),
                     () -> {
-                      Inventory inventory =
-                          Inventory.load(name(yaml), RepoFiles.read(yaml), BASE);
+                      Inventory inventory = Inventory.load(name(yaml), RepoFiles.read(yaml), BASE);
                       String actual = describe(inventory);
                       Path golden = sibling(yaml, ".hosts.txt");
                       assertEquals(RepoFiles.golden(golden, actual), actual);

@@ -17,7 +17,8 @@ class CliTest {
   void everyCommandHasHelpAndThereIsAVersion() {
     for (String command :
         new String[] {
-          "run", "plan", "resume", "status", "restore", "query", "report", "compare", "export", "hosts"
+          "run", "plan", "resume", "status", "restore", "query", "report", "compare", "export",
+          "hosts"
         }) {
       Lab.Result r = Lab.tunelab(command, "--help");
       assertEquals(0, r.code(), command + ": " + r.all());
@@ -32,12 +33,18 @@ class CliTest {
   void planShowsCellsAndTrialsAndTouchesNothing() {
     Path db = dir.resolve("never.db");
     Lab.Result r =
-        Lab.tunelab("plan", Lab.root().resolve("matrices/quickstart.yaml").toString(), "--db", db.toString());
+        Lab.tunelab(
+            "plan",
+            Lab.root().resolve("matrices/quickstart.yaml").toString(),
+            "--db",
+            db.toString());
     // plan has no --db: an unknown option is bad usage
     assertEquals(2, r.code(), r.all());
     r = Lab.tunelab("plan", Lab.root().resolve("matrices/quickstart.yaml").toString());
     assertEquals(0, r.code(), r.all());
-    assertTrue(r.out().startsWith("quickstart: 6 cells x 3 repetitions (+0 warm-up) = 18 trials"), r.out());
+    assertTrue(
+        r.out().startsWith("quickstart: 6 cells x 3 repetitions (+0 warm-up) = 18 trials"),
+        r.out());
     assertTrue(r.out().contains("local.block.${dev}.read_ahead_kb = 2048"), r.out());
     assertFalse(Files.exists(db));
   }
@@ -47,7 +54,9 @@ class CliTest {
     Lab.Result r = Lab.tunelab("run");
     assertEquals(2, r.code());
     assertFalse(r.all().contains("at io.tunelab"), r.all());
-    r = Lab.tunelab("run", dir.resolve("missing.yaml").toString(), "--db", dir.resolve("x.db").toString());
+    r =
+        Lab.tunelab(
+            "run", dir.resolve("missing.yaml").toString(), "--db", dir.resolve("x.db").toString());
     assertEquals(2, r.code());
     assertTrue(r.err().contains("missing.yaml"), r.err());
     assertFalse(Files.exists(dir.resolve("x.db")));

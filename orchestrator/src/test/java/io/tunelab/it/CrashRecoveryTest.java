@@ -80,7 +80,8 @@ class CrashRecoveryTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
-          && !EndToEndTest.rows(db, "select 1 from trials where seq = " + seq + " and status = 'running'")
+          && !EndToEndTest.rows(
+                  db, "select 1 from trials where seq = " + seq + " and status = 'running'")
               .isEmpty()) {
         break;
       }
@@ -101,11 +102,11 @@ class CrashRecoveryTest {
     assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored on Ctrl-C");
     String out = Files.readString(dir.resolve("out.txt"));
     assertTrue(out.contains("restored"), out);
-    assertEquals(List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+    assertEquals(
+        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
     assertEquals(
         List.of(List.of("1", "1")),
-        EndToEndTest.rows(
-            db, "select sum(status = 'ok'), sum(status = 'running') from trials"));
+        EndToEndTest.rows(db, "select sum(status = 'ok'), sum(status = 'running') from trials"));
   }
 
   @Test
@@ -120,7 +121,8 @@ class CrashRecoveryTest {
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
     // the killed run's teardown ran with the variables its setup captured
     assertTrue(Files.exists(dir.resolve("torn-down-made-by-setup")), r.out());
-    assertEquals(List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+    assertEquals(
+        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
     Lab.Result again = Lab.tunelab("restore", "--db", db.toString());
     assertTrue(again.out().contains("nothing to restore"), again.out());
   }
@@ -130,7 +132,8 @@ class CrashRecoveryTest {
     Path db = dir.resolve("t.db");
     runAndKill(db, 3);
     int okBefore =
-        Integer.parseInt(EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'").get(0).get(0));
+        Integer.parseInt(
+            EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'").get(0).get(0));
     List<List<String>> finishedBefore =
         EndToEndTest.rows(db, "select id, finished_at from trials where status = 'ok' order by id");
     assertTrue(okBefore >= 1 && okBefore < 6, "killed mid-plan: " + okBefore);
@@ -152,12 +155,13 @@ class CrashRecoveryTest {
     assertEquals(
         List.of(),
         EndToEndTest.rows(
-            db, "select trial_id from samples where job = 'all' group by trial_id having count(*) > 1"));
-    assertEquals(List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+            db,
+            "select trial_id from samples where job = 'all' group by trial_id having count(*) > 1"));
+    assertEquals(
+        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
     // the killed run's setup was torn down first, then the resumed run's own at its end
     assertEquals(
         List.of("done", "done"), Files.readAllLines(dir.resolve("torn-down-made-by-setup")));
   }
-
 }

@@ -298,8 +298,11 @@ class EndToEndTest {
       {"name: x\nrepaet: 3\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n" + workload, "2"},
       {"name: x\nmatrix:\n  local.block.DEV.read_ahaed_kb: [4096]\n" + workload, "2"},
       {"name: x\nmatrix:\n  local.block.nosuchdisk9.read_ahead_kb: [4096]\n" + workload, "3"},
-      {"name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n  local.block.DEV.scheduler: [cfq]\n"
-          + workload, "3"},
+      {
+        "name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n  local.block.DEV.scheduler: [cfq]\n"
+            + workload,
+        "3"
+      },
       {"name: x\nmatrix:\n  local.block.DEV.max_sectors_kb: [999999999]\n" + workload, "3"},
     };
     for (String[] c : cases) {

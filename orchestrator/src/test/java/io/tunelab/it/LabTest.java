@@ -28,7 +28,9 @@ class LabTest {
     env =
         Files.readAllLines(Lab.root().resolve("lab/state/env")).stream()
             .filter(l -> l.contains("=") && !l.startsWith("#"))
-            .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+            .collect(
+                Collectors.toMap(
+                    l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
   }
 
   @AfterAll
@@ -78,14 +80,21 @@ class LabTest {
     Path db = dir.resolve("t.db");
 
     Lab.Result r =
-        Lab.tunelab("run", matrix("cat /proc/sys/vm/dirty_ratio", 1).toString(), "--hosts", inventory(),
-            "--db", db.toString());
+        Lab.tunelab(
+            "run",
+            matrix("cat /proc/sys/vm/dirty_ratio", 1).toString(),
+            "--hosts",
+            inventory(),
+            "--db",
+            db.toString());
 
     assertEquals(0, r.code(), r.all());
     assertEquals(readAhead, serverQueue("read_ahead_kb"));
     assertEquals(ratio, dirtyRatio());
     assertEquals(
-        List.of(List.of("client", "vm.dirty_ratio", "4"), List.of("server", "block." + env.get("SERVER_DISK") + ".read_ahead_kb", "4")),
+        List.of(
+            List.of("client", "vm.dirty_ratio", "4"),
+            List.of("server", "block." + env.get("SERVER_DISK") + ".read_ahead_kb", "4")),
         EndToEndTest.rows(
             db,
             "select host, knob, count(*) from settings where requested = effective"
@@ -101,7 +110,8 @@ class LabTest {
     Files.createDirectories(keys);
     LoopDisk.sh("ssh-keygen -q -t ed25519 -N '' -f " + keys.resolve("other"));
     String other = Files.readString(keys.resolve("other.pub")).trim();
-    String impostor = "[127.0.0.2]:" + env.get("LAB_PORT") + " " + other.substring(0, other.lastIndexOf(' '));
+    String impostor =
+        "[127.0.0.2]:" + env.get("LAB_PORT") + " " + other.substring(0, other.lastIndexOf(' '));
     List<String> known =
         Files.readAllLines(Path.of(env.get("LAB_KNOWN_HOSTS"))).stream()
             .filter(l -> !l.startsWith("[127.0.0.2]"))
@@ -119,7 +129,13 @@ class LabTest {
     Path db = dir.resolve("t.db");
 
     Lab.Result r =
-        Lab.tunelab("run", matrix("true", 1).toString(), "--hosts", hosts.toString(), "--db", db.toString());
+        Lab.tunelab(
+            "run",
+            matrix("true", 1).toString(),
+            "--hosts",
+            hosts.toString(),
+            "--db",
+            db.toString());
 
     assertEquals(3, r.code(), r.all());
     assertTrue(r.err().contains("host server") && r.err().contains("SHA256:"), r.err());
@@ -127,7 +143,8 @@ class LabTest {
     assertEquals(readAhead, serverQueue("read_ahead_kb"));
     assertEquals(ratio, dirtyRatio());
     if (Files.exists(db)) {
-      assertEquals(List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
+      assertEquals(
+          List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
     }
   }
 
@@ -140,8 +157,13 @@ class LabTest {
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return Lab.tunelab("run", matrix("sleep 1", 3).toString(), "--hosts", inventory(),
-                    "--db", db.toString());
+                return Lab.tunelab(
+                    "run",
+                    matrix("sleep 1", 3).toString(),
+                    "--hosts",
+                    inventory(),
+                    "--db",
+                    db.toString());
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
@@ -149,11 +171,13 @@ class LabTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline
         && (!Files.exists(db)
-            || EndToEndTest.rows(db, "select 1 from trials where seq = 3 and status = 'running'").isEmpty())) {
+            || EndToEndTest.rows(db, "select 1 from trials where seq = 3 and status = 'running'")
+                .isEmpty())) {
       Thread.sleep(50);
     }
     // the server's sshd and every session it runs (the agent among them) die at once
-    long sshd = Long.parseLong(Files.readString(Lab.root().resolve("lab/state/server/sshd.pid")).trim());
+    long sshd =
+        Long.parseLong(Files.readString(Lab.root().resolve("lab/state/server/sshd.pid")).trim());
     ProcessHandle listener = ProcessHandle.of(sshd).orElseThrow();
     listener.descendants().forEach(ProcessHandle::destroyForcibly);
     listener.destroyForcibly();
@@ -164,7 +188,8 @@ class LabTest {
     assertTrue(r.all().contains("host server"), r.all());
     assertFalse(r.all().contains("Exception"), r.all());
     assertEquals(ratio, dirtyRatio(), "the client is restored although the server died");
-    List<List<String>> failed = EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+    List<List<String>> failed =
+        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
     assertEquals(1, failed.size(), failed.toString());
     assertTrue(failed.get(0).get(1).contains("host server"), failed.toString());
 

@@ -26,7 +26,8 @@ final class LoopDisk implements AutoCloseable {
   }
 
   String queue(String attr) throws IOException {
-    return Files.readString(Path.of("/sys/block", dev, "queue", attr), StandardCharsets.UTF_8).trim();
+    return Files.readString(Path.of("/sys/block", dev, "queue", attr), StandardCharsets.UTF_8)
+        .trim();
   }
 
   /** The selected scheduler, e.g. {@code none}. */
@@ -37,8 +38,8 @@ final class LoopDisk implements AutoCloseable {
   }
 
   /**
-   * A /proc/sys value. One big read(2): /proc/sys answers a read at a non-zero offset with end
-   * of file, so readers that start small (Files.readString on a size-0 file) see "2" for 20.
+   * A /proc/sys value. One big read(2): /proc/sys answers a read at a non-zero offset with end of
+   * file, so readers that start small (Files.readString on a size-0 file) see "2" for 20.
    */
   static String readProc(Path file) throws IOException {
     try (java.io.InputStream in = Files.newInputStream(file)) {

@@ -33,8 +33,11 @@ class NotRootTest {
     }
 
     private String asNobody(String command) {
-      return "exec setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=" + home
-          + " sh -c '" + command.replace("'", "'\\''") + "'";
+      return "exec setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="
+          + home
+          + " sh -c '"
+          + command.replace("'", "'\\''")
+          + "'";
     }
 
     @Override
@@ -62,10 +65,14 @@ class NotRootTest {
     try (LoopDisk disk = LoopDisk.create(dir, 8)) {
       String before = disk.queue("read_ahead_kb");
       Path home = Files.createDirectory(dir.resolve("home"));
-      Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.setPosixFilePermissions(
+          home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+      Files.setPosixFilePermissions(
+          dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
       String yaml =
-          "name: x\nmatrix:\n  local.block." + disk.dev + ".read_ahead_kb: [4096]\n"
+          "name: x\nmatrix:\n  local.block."
+              + disk.dev
+              + ".read_ahead_kb: [4096]\n"
               + "workload:\n  command: \"true\"\n";
       Path db = dir.resolve("t.db");
       List<String> out = new ArrayList<>();
@@ -73,12 +80,15 @@ class NotRootTest {
         ExperimentRunner runner =
             new ExperimentRunner(host -> new NobodyTransport(home), store, out::add, "test");
         TunelabException e =
-            assertThrows(TunelabException.class, () -> runner.run(MatrixLoader.load("m.yaml", yaml)));
+            assertThrows(
+                TunelabException.class, () -> runner.run(MatrixLoader.load("m.yaml", yaml)));
         assertEquals(TunelabException.HOST_REFUSED, e.exitCode());
-        assertTrue(e.getMessage().startsWith("host local: tunelab must run as root"), e.getMessage());
+        assertTrue(
+            e.getMessage().startsWith("host local: tunelab must run as root"), e.getMessage());
         assertTrue(e.getMessage().contains("uid 65534"), e.getMessage());
       }
-      assertEquals(List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
+      assertEquals(
+          List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
       assertEquals(before, disk.queue("read_ahead_kb"));
     }
   }

@@ -29,9 +29,11 @@ class QuickstartTest {
     assertEquals(
         List.of(List.of("6")),
         EndToEndTest.rows(
-            db, "select count(*) from cell_stats where job = 'all' and metric = 'mib_per_s' and n = 3"));
+            db,
+            "select count(*) from cell_stats where job = 'all' and metric = 'mib_per_s' and n = 3"));
     // the loop disk the setup step created is gone again, and so is its image
-    assertEquals(loopsBefore, LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim());
+    assertEquals(
+        loopsBefore, LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim());
     assertTrue(!Files.exists(Path.of("/var/tmp/tunelab-quickstart.img")));
     // captured variables and host facts are kept with the experiment
     assertEquals(1, EndToEndTest.rows(db, "select value from variables where name = 'dev'").size());

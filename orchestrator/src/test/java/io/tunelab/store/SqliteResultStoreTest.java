@@ -400,7 +400,6 @@ class SqliteResultStoreTest {
     assertFalse(Files.exists(db));
   }
 
-
   @Test
   void aFileThatIsNoDatabaseIsRefused() throws Exception {
     Path junk = Files.writeString(dir.resolve("junk.db"), "this is not sqlite ".repeat(100));
