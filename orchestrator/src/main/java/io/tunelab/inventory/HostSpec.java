@@ -1,6 +1,6 @@
 package io.tunelab.inventory;
 
-import io.tunelab.matrix.Position;
+import io.tunelab.yaml.Position;
 
 /**
  * One host of the inventory: where it is and how to log in. Unset values are null and are then

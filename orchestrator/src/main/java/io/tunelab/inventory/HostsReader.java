@@ -1,8 +1,9 @@
 package io.tunelab.inventory;
 
-import io.tunelab.matrix.DidYouMean;
-import io.tunelab.matrix.Position;
-import io.tunelab.matrix.Problem;
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.Problems;
+import io.tunelab.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,29 +30,29 @@ final class HostsReader {
 
   private final String file;
   private final String baseDir;
-  private final List<Problem> problems;
+  private final Problems problems;
 
-  HostsReader(String file, String baseDir, List<Problem> problems) {
+  HostsReader(String file, String baseDir, Problems problems) {
     this.file = file;
     this.baseDir = baseDir == null ? "" : baseDir;
     this.problems = problems;
   }
 
-  Map<String, HostSpec> read(YamlTree.Node root) {
+  Map<String, HostSpec> read(YamlNode root) {
     Map<String, HostSpec> hosts = new LinkedHashMap<>();
-    if (root == null || (root instanceof YamlTree.Scalar s && s.isNull())) {
+    if (root == null || (root instanceof YamlNode.Scalar s && s.isNull())) {
       problem(
           new Position(file, 1, 1),
           "(yaml)",
           "the inventory is empty; write hosts: with one entry per host");
       return hosts;
     }
-    if (!(root instanceof YamlTree.Mapping top)) {
+    if (!(root instanceof YamlNode.Mapping top)) {
       problem(root.position(), "(yaml)", "expected a map with the key hosts, got " + root.kind());
       return hosts;
     }
-    YamlTree.Entry hostsEntry = null;
-    for (YamlTree.Entry e : top.entries()) {
+    YamlNode.Entry hostsEntry = null;
+    for (YamlNode.Entry e : top.entries()) {
       if (e.key().equals("hosts")) {
         hostsEntry = e;
       } else {
@@ -62,7 +63,7 @@ final class HostsReader {
       problem(top.position(), "hosts", "missing; list the hosts under hosts:");
       return hosts;
     }
-    if (!(hostsEntry.value() instanceof YamlTree.Mapping byName)) {
+    if (!(hostsEntry.value() instanceof YamlNode.Mapping byName)) {
       problem(
           hostsEntry.value().position(),
           "hosts",
@@ -72,7 +73,7 @@ final class HostsReader {
     if (byName.entries().isEmpty()) {
       problem(byName.position(), "hosts", "no hosts; add at least one");
     }
-    for (YamlTree.Entry e : byName.entries()) {
+    for (YamlNode.Entry e : byName.entries()) {
       HostSpec spec = host(e);
       if (spec != null) {
         hosts.put(spec.name(), spec);
@@ -81,7 +82,7 @@ final class HostsReader {
     return Collections.unmodifiableMap(hosts);
   }
 
-  private HostSpec host(YamlTree.Entry entry) {
+  private HostSpec host(YamlNode.Entry entry) {
     String name = entry.key();
     String key = "hosts." + name;
     if (name.equals(Inventory.LOCAL)) {
@@ -99,10 +100,10 @@ final class HostsReader {
               + " or '_')");
       return null;
     }
-    Map<String, YamlTree.Node> fields = new LinkedHashMap<>();
-    YamlTree.Node value = entry.value();
-    if (value instanceof YamlTree.Mapping m) {
-      for (YamlTree.Entry f : m.entries()) {
+    Map<String, YamlNode> fields = new LinkedHashMap<>();
+    YamlNode value = entry.value();
+    if (value instanceof YamlNode.Mapping m) {
+      for (YamlNode.Entry f : m.entries()) {
         if (HOST_KEYS.contains(f.key())) {
           fields.put(f.key(), f.value());
         } else if (f.key().equals("passphrase") || f.key().equals("password")) {
@@ -118,7 +119,7 @@ final class HostsReader {
               "unknown key" + DidYouMean.hint(f.key(), HOST_KEYS));
         }
       }
-    } else if (!(value instanceof YamlTree.Scalar s && s.isNull())) {
+    } else if (!(value instanceof YamlNode.Scalar s && s.isNull())) {
       problem(
           value.position(),
           key,
@@ -127,7 +128,7 @@ final class HostsReader {
               + "; e.g. "
               + name
               + ": {address: "
-              + (value instanceof YamlTree.Scalar s ? s.text() : "192.0.2.10")
+              + (value instanceof YamlNode.Scalar s ? s.text() : "192.0.2.10")
               + "}");
       return null;
     }
@@ -181,26 +182,26 @@ final class HostsReader {
   }
 
   private void problem(Position at, String key, String message) {
-    problems.add(new Problem(at, key, message));
+    problems.add(at, key, message);
   }
 
   /** The settings of one host, each read once with its own checks. */
   private final class Field {
     private final String hostKey;
-    private final Map<String, YamlTree.Node> fields;
+    private final Map<String, YamlNode> fields;
 
-    Field(String hostKey, Map<String, YamlTree.Node> fields) {
+    Field(String hostKey, Map<String, YamlNode> fields) {
       this.hostKey = hostKey;
       this.fields = fields;
     }
 
     /** The value as text, or null when unset; reports lists, maps and empty text. */
     String text(String name) {
-      YamlTree.Node node = fields.get(name);
-      if (node == null || (node instanceof YamlTree.Scalar s && s.isNull())) {
+      YamlNode node = fields.get(name);
+      if (node == null || (node instanceof YamlNode.Scalar s && s.isNull())) {
         return null;
       }
-      if (!(node instanceof YamlTree.Scalar s)) {
+      if (!(node instanceof YamlNode.Scalar s)) {
         problem(
             node.position(), hostKey + "." + name, "expected a single value, got " + node.kind());
         return null;

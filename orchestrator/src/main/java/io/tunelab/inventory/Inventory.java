@@ -1,8 +1,10 @@
 package io.tunelab.inventory;
 
 import io.tunelab.TunelabException;
-import io.tunelab.matrix.DidYouMean;
-import io.tunelab.matrix.Problem;
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Problems;
+import io.tunelab.yaml.YamlNode;
+import io.tunelab.yaml.YamlReader;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -35,12 +37,10 @@ public final class Inventory {
    * @throws InventoryException (exit code 2) listing every problem with its line and column
    */
   public static Inventory load(String fileName, String text, String baseDir) {
-    List<Problem> problems = new ArrayList<>();
-    YamlTree.Node root = new YamlTree(fileName, problems).read(text);
+    Problems problems = new Problems(InventoryException::new);
+    YamlNode root = new YamlReader(fileName, "here", problems).read(text);
     Map<String, HostSpec> hosts = new HostsReader(fileName, baseDir, problems).read(root);
-    if (!problems.isEmpty()) {
-      throw new InventoryException(problems);
-    }
+    problems.throwIfAny();
     return new Inventory(fileName, hosts);
   }
 

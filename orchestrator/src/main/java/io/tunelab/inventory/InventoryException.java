@@ -1,36 +1,12 @@
 package io.tunelab.inventory;
 
-import io.tunelab.TunelabException;
-import io.tunelab.matrix.Problem;
-import java.util.Comparator;
+import io.tunelab.yaml.DocumentException;
+import io.tunelab.yaml.Problem;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /** An inventory that cannot be used, with every problem found, one line each, in file order. */
-public final class InventoryException extends TunelabException {
-  private static final Comparator<Problem> FILE_ORDER =
-      Comparator.comparingInt((Problem p) -> p.position().line())
-          .thenComparingInt(p -> p.position().column());
-
-  private final List<Problem> problems;
-
+public final class InventoryException extends DocumentException {
   public InventoryException(List<Problem> problems) {
-    super(BAD_INPUT, render(problems));
-    this.problems = problems.stream().sorted(FILE_ORDER).toList();
-  }
-
-  /** The problems, sorted by line and column. */
-  public List<Problem> problems() {
-    return problems;
-  }
-
-  private static String render(List<Problem> problems) {
-    if (problems.isEmpty()) {
-      throw new IllegalArgumentException("an InventoryException needs at least one problem");
-    }
-    return problems.stream()
-        .sorted(FILE_ORDER)
-        .map(Problem::toString)
-        .collect(Collectors.joining("\n"));
+    super(problems);
   }
 }

@@ -1,5 +1,7 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

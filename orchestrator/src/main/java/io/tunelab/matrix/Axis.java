@@ -1,5 +1,6 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Position;
 import java.util.List;
 import java.util.Map;
 

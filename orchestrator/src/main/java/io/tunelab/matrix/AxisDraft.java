@@ -1,5 +1,6 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Position;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

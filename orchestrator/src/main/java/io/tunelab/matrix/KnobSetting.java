@@ -1,5 +1,7 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Position;
+
 /**
  * One knob set by the file, where it is written: a settings entry, a knob axis, or a case entry.
  *

@@ -1,40 +1,17 @@
 package io.tunelab.matrix;
 
-import io.tunelab.TunelabException;
-import java.util.Comparator;
+import io.tunelab.yaml.DocumentException;
+import io.tunelab.yaml.Problem;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /** A matrix that cannot be used, with every problem found, one line each, in file order. */
-public final class MatrixException extends TunelabException {
-  private static final Comparator<Problem> FILE_ORDER =
-      Comparator.comparingInt((Problem p) -> p.position().line())
-          .thenComparingInt(p -> p.position().column());
-
-  private final List<Problem> problems;
-
+public final class MatrixException extends DocumentException {
   /** Problems at the same position keep the order given. */
   public MatrixException(List<Problem> problems) {
-    super(BAD_INPUT, render(problems));
-    this.problems = problems.stream().sorted(FILE_ORDER).toList();
+    super(problems);
   }
 
   public MatrixException(Problem problem) {
     this(List.of(problem));
-  }
-
-  /** The problems, sorted by line and column. */
-  public List<Problem> problems() {
-    return problems;
-  }
-
-  private static String render(List<Problem> problems) {
-    if (problems.isEmpty()) {
-      throw new IllegalArgumentException("a MatrixException needs at least one problem");
-    }
-    return problems.stream()
-        .sorted(FILE_ORDER)
-        .map(Problem::toString)
-        .collect(Collectors.joining("\n"));
   }
 }

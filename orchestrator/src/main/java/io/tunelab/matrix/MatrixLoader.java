@@ -1,5 +1,11 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.Problem;
+import io.tunelab.yaml.Problems;
+import io.tunelab.yaml.YamlNode;
+import io.tunelab.yaml.YamlReader;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,7 +54,7 @@ public final class MatrixLoader {
 
   private final String file;
   private final String text;
-  private final Problems problems = new Problems();
+  private final Problems problems = new Problems(MatrixException::new);
   private final NodeReader in = new NodeReader(problems);
 
   private MatrixLoader(String file, String text) {
@@ -67,7 +73,7 @@ public final class MatrixLoader {
   }
 
   private Matrix load() {
-    YamlNode root = new YamlReader(file, problems).read(text);
+    YamlNode root = new YamlReader(file, "in a matrix", problems).read(text);
     if (root == null) {
       throw new MatrixException(
           new Problem(

@@ -1,5 +1,9 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.Problems;
+import io.tunelab.yaml.YamlNode;
 import java.util.List;
 
 /** Reads typed values out of {@link YamlNode}s, reporting each mismatch as a problem. */

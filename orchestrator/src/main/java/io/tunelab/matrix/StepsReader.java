@@ -1,5 +1,6 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.Problem;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

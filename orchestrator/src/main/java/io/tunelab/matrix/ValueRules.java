@@ -1,5 +1,7 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Problem;
+
 /**
  * What a value may contain. Parameters are substituted into shell commands (setup, teardown, {@code
  * command} workloads), so they may not hold anything a shell treats specially. Knob values are
@@ -31,7 +33,7 @@ final class ValueRules {
       }
       if (what != null) {
         return "value '"
-            + printable(value)
+            + Problem.printable(value)
             + "' contains "
             + what
             + ": parameters are substituted into shell commands, so they may not contain"
@@ -50,10 +52,10 @@ final class ValueRules {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '\n' || c == '\r') {
-        return "value '" + printable(value) + "' contains a newline";
+        return "value '" + Problem.printable(value) + "' contains a newline";
       }
       if (Character.isISOControl(c) && c != '\t') {
-        return "value '" + printable(value) + "' contains a control character";
+        return "value '" + Problem.printable(value) + "' contains a control character";
       }
     }
     return null;
@@ -79,10 +81,5 @@ final class ValueRules {
       end--;
     }
     return command.substring(0, end);
-  }
-
-  /** The value with line breaks shown as {@code \n}, so the message stays on one line. */
-  static String printable(String value) {
-    return value.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
   }
 }

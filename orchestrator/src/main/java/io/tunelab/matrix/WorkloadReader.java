@@ -1,5 +1,9 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
+import io.tunelab.yaml.Position;
+import io.tunelab.yaml.Problem;
+import io.tunelab.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -171,7 +175,7 @@ final class WorkloadReader {
           at,
           key,
           "'"
-              + ValueRules.printable(value)
+              + Problem.printable(value)
               + "' holds whitespace or a shell character: dd"
               + " operands are paths, optionally with ${variables}");
       return null;

@@ -1,10 +1,10 @@
 package io.tunelab.workload;
 
 import io.tunelab.matrix.MatrixException;
-import io.tunelab.matrix.Problem;
 import io.tunelab.matrix.Sizes;
 import io.tunelab.matrix.Substitution;
 import io.tunelab.matrix.Workload;
+import io.tunelab.yaml.Problem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.tunelab.matrix;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.yaml.Position;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,10 +1,10 @@
-package io.tunelab.matrix;
+package io.tunelab.yaml;
 
 import java.util.List;
 import java.util.Map;
 
 /** A YAML node that remembers where it was written, so every problem can name its place. */
-sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.Mapping {
+public sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.Mapping {
 
   Position position();
 
@@ -39,7 +39,8 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.M
       return "a map";
     }
 
-    YamlNode get(String key) {
+    /** The value of {@code key}, or null when the map has no such key. */
+    public YamlNode get(String key) {
       Entry e = byKey.get(key);
       return e == null ? null : e.value();
     }

@@ -1,4 +1,4 @@
-package io.tunelab.matrix;
+package io.tunelab.yaml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.tunelab.matrix;
+package io.tunelab.yaml;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -18,22 +18,29 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * Reads YAML text into {@link YamlNode}s with Jackson's streaming parser, which keeps the line and
  * column of every token (a databind tree would lose them).
  */
-final class YamlReader {
+public final class YamlReader {
   private final String file;
+  private final String inDocument;
   private final Problems problems;
 
-  YamlReader(String file, Problems problems) {
+  /**
+   * @param file the name used in positions
+   * @param inDocument ends the message about a second document, e.g. {@code "in a matrix"}
+   */
+  public YamlReader(String file, String inDocument, Problems problems) {
     this.file = file;
+    this.inDocument = inDocument;
     this.problems = problems;
   }
 
   /**
-   * Parses one YAML document. Malformed YAML throws at once with the parser's position; duplicate
-   * keys and aliases are added to {@code problems} and reading goes on.
+   * Parses one YAML document. Malformed YAML throws the document's exception at once, with the
+   * parser's position; duplicate keys, aliases and further documents are added to {@code problems}
+   * and reading goes on.
    *
    * @return the root node, or null for a file without any document
    */
-  YamlNode read(String text) {
+  public YamlNode read(String text) {
     try (JsonParser parser = new YAMLFactory().createParser(text)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
@@ -41,11 +48,11 @@ final class YamlReader {
       }
       YamlNode root = node(parser, "");
       if (parser.nextToken() != null) {
-        problems.add(here(parser), "(yaml)", "only one YAML document is allowed in a matrix");
+        problems.add(here(parser), "(yaml)", "only one YAML document is allowed " + inDocument);
       }
       return root;
     } catch (JsonProcessingException e) {
-      throw new MatrixException(syntaxProblem(e, text));
+      throw problems.failure(syntaxProblem(e, text));
     } catch (IOException e) {
       // Reading from a String does no I/O; this would be a bug in the parser.
       throw new IllegalStateException(e);
@@ -124,17 +131,21 @@ final class YamlReader {
         message += "; inside { } or [ ], quote a value that holds ${...}, e.g. bs: \"${bs}\"";
       }
       return new Problem(
-          new Position(file, mark.getLine() + 1, mark.getColumn() + 1), "(yaml)", message);
+          new Position(file, mark.getLine() + 1, mark.getColumn() + 1), "(yaml)", oneLine(message));
     }
     JsonLocation l = e.getLocation();
     String message = e.getOriginalMessage();
     if (message.startsWith("Expected a field name")) {
       message = "a map key must be a single value, not a list or a map";
     }
-    int newline = message.indexOf('\n');
     return new Problem(
         new Position(file, l == null ? 1 : l.getLineNr(), l == null ? 1 : l.getColumnNr()),
         "(yaml)",
-        newline < 0 ? message : message.substring(0, newline));
+        oneLine(message));
+  }
+
+  private static String oneLine(String message) {
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
   }
 }

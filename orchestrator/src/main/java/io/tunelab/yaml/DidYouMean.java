@@ -1,4 +1,4 @@
-package io.tunelab.matrix;
+package io.tunelab.yaml;
 
 /**
  * Suggests the closest known word for a misspelt one (Levenshtein distance at most 2, case ignored
