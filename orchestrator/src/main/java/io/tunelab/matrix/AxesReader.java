@@ -14,11 +14,15 @@ final class AxesReader {
   static final Pattern CASE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
   private final NodeReader in;
-  private final Scope scope;
+  private final Roles roles;
+  private final KnobKeys knobs;
+  private final Variables variables;
 
-  AxesReader(NodeReader in, Scope scope) {
+  AxesReader(NodeReader in, Roles roles, KnobKeys knobs, Variables variables) {
     this.in = in;
-    this.scope = scope;
+    this.roles = roles;
+    this.knobs = knobs;
+    this.variables = variables;
   }
 
   List<AxisDraft> read(YamlNode node) {
@@ -40,13 +44,13 @@ final class AxesReader {
   private AxisDraft axis(YamlNode.Entry e) {
     String key = e.key();
     String path = "matrix." + key;
-    Scope.KeyKind kind = scope.classify(key);
-    if (kind == Scope.KeyKind.UNKNOWN_ROLE || kind == Scope.KeyKind.BAD_NAME) {
-      scope.reportNotKnobOrParameter(key, e.keyPosition(), path);
+    Roles.KeyKind kind = roles.classify(key);
+    if (kind == Roles.KeyKind.UNKNOWN_ROLE || kind == Roles.KeyKind.BAD_NAME) {
+      knobs.reportNotKnobOrParameter(key, e.keyPosition(), path);
       return null;
     }
     if (e.value() instanceof YamlNode.Mapping cases) {
-      if (kind == Scope.KeyKind.KNOB) {
+      if (kind == Roles.KeyKind.KNOB) {
         in.problem(e.keyPosition(), path, "a knob axis takes a list of values, not a map of cases");
         return null;
       }
@@ -64,7 +68,7 @@ final class AxesReader {
           "an axis takes a list of values, e.g. ["
               + example
               + "], or a map of named cases"
-              + (kind == Scope.KeyKind.KNOB
+              + (kind == Roles.KeyKind.KNOB
                   ? "; a knob that is the same in every cell belongs in settings"
                   : ""));
       return null;
@@ -74,15 +78,15 @@ final class AxesReader {
       return null;
     }
     AxisDraft axis;
-    if (kind == Scope.KeyKind.KNOB) {
+    if (kind == Roles.KeyKind.KNOB) {
       axis = new AxisDraft(key, e.keyPosition(), Axis.Kind.KNOB);
-      scope.checkKnobKey(key, e.keyPosition(), path);
+      knobs.checkKey(key, e.keyPosition(), path);
     } else {
       axis = new AxisDraft(key, e.keyPosition(), Axis.Kind.PARAMETER);
     }
     readValues(axis, list, path);
-    if (kind == Scope.KeyKind.PARAMETER) {
-      Scope.Variable v = scope.defineParameter(key, e.keyPosition(), path);
+    if (kind == Roles.KeyKind.PARAMETER) {
+      Variable v = variables.defineParameter(key, e.keyPosition(), path);
       if (v != null) {
         v.values.addAll(axis.values);
       }
@@ -106,11 +110,11 @@ final class AxesReader {
         continue;
       }
       if (axis.kind == Axis.Kind.KNOB) {
-        scope.checkKnobValue(axis.name, value, item.position(), path);
+        knobs.checkValue(axis.name, value, item.position(), path);
       } else {
-        scope.checkParameterValue(value, item.position(), path);
+        checkParameterValue(value, item.position(), path);
       }
-      axis.values.add(new Scope.ValueAt(value, item.position(), path));
+      axis.values.add(new ValueAt(value, item.position(), path));
     }
   }
 
@@ -132,12 +136,12 @@ final class AxesReader {
       }
       Map<String, String> entries = caseEntries(axis, c.key(), c.value(), casePath);
       if (entries != null) {
-        axis.values.add(new Scope.ValueAt(c.key(), c.keyPosition(), casePath));
+        axis.values.add(new ValueAt(c.key(), c.keyPosition(), casePath));
         axis.cases.put(c.key(), entries);
         casePositions.put(c.key(), c.keyPosition());
       }
     }
-    scope.defineCases(name, casePositions);
+    variables.defineCases(name, casePositions);
     return axis;
   }
 
@@ -158,18 +162,18 @@ final class AxesReader {
     }
     for (YamlNode.Entry e : map.entries()) {
       String key = casePath + "." + e.key();
-      Scope.KeyKind kind = scope.classify(e.key());
-      if (kind == Scope.KeyKind.UNKNOWN_ROLE || kind == Scope.KeyKind.BAD_NAME) {
-        scope.reportNotKnobOrParameter(e.key(), e.keyPosition(), key);
+      Roles.KeyKind kind = roles.classify(e.key());
+      if (kind == Roles.KeyKind.UNKNOWN_ROLE || kind == Roles.KeyKind.BAD_NAME) {
+        knobs.reportNotKnobOrParameter(e.key(), e.keyPosition(), key);
         continue;
       }
       String value = in.text(e.value(), key);
       if (value == null) {
         continue;
       }
-      if (kind == Scope.KeyKind.KNOB) {
-        scope.checkKnobKey(e.key(), e.keyPosition(), key);
-        scope.checkKnobValue(e.key(), value, e.value().position(), key);
+      if (kind == Roles.KeyKind.KNOB) {
+        knobs.checkKey(e.key(), e.keyPosition(), key);
+        knobs.checkValue(e.key(), value, e.value().position(), key);
         axis.caseKnobs.add(
             new KnobSetting(
                 e.key(),
@@ -179,13 +183,21 @@ final class AxesReader {
                 "axis " + axis.name,
                 caseName));
       } else {
-        scope.checkParameterValue(value, e.value().position(), key);
-        scope.defineCaseParameter(
-            e.key(), axis.name, caseName, new Scope.ValueAt(value, e.value().position(), key));
+        checkParameterValue(value, e.value().position(), key);
+        variables.defineCaseParameter(
+            e.key(), axis.name, caseName, new ValueAt(value, e.value().position(), key));
       }
       entries.put(e.key(), value);
     }
     return entries;
+  }
+
+  /** Checks a parameter value: it will be substituted into shell commands. */
+  private void checkParameterValue(String value, Position at, String key) {
+    String why = ValueRules.parameterProblem(value);
+    if (why != null) {
+      in.problem(at, key, why);
+    }
   }
 
   /** Short labels where they are unique, the full knob name where two axes would share one. */

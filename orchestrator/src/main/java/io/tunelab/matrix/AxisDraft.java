@@ -13,7 +13,7 @@ final class AxisDraft {
   final Axis.Kind kind;
 
   /** The values, or for a cases axis the case names, each where it was written. */
-  final List<Scope.ValueAt> values = new ArrayList<>();
+  final List<ValueAt> values = new ArrayList<>();
 
   /** For a cases axis: case name to its entries (knobs and parameters) as written. */
   final Map<String, Map<String, String>> cases = new LinkedHashMap<>();
@@ -41,7 +41,7 @@ final class AxisDraft {
 
   List<String> valueTexts() {
     List<String> texts = new ArrayList<>(values.size());
-    for (Scope.ValueAt v : values) {
+    for (ValueAt v : values) {
       texts.add(v.value());
     }
     return texts;

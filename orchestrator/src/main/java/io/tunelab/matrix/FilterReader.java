@@ -15,12 +15,14 @@ import java.util.Map;
  */
 final class FilterReader {
   private final NodeReader in;
-  private final Scope scope;
+  private final KnobKeys knobs;
+  private final Variables variables;
   private final Map<String, AxisDraft> axes = new LinkedHashMap<>();
 
-  FilterReader(NodeReader in, Scope scope, List<AxisDraft> axes) {
+  FilterReader(NodeReader in, KnobKeys knobs, Variables variables, List<AxisDraft> axes) {
     this.in = in;
-    this.scope = scope;
+    this.knobs = knobs;
+    this.variables = variables;
     for (AxisDraft a : axes) {
       this.axes.put(a.name, a);
     }
@@ -159,16 +161,16 @@ final class FilterReader {
     }
     // An include may add a value the axis does not list: that is what it is for.
     if (axis.kind == Axis.Kind.KNOB) {
-      scope.checkKnobValue(axis.name, value, at, key);
+      knobs.checkValue(axis.name, value, at, key);
     } else {
       String why = ValueRules.parameterProblem(value);
       if (why != null) {
         in.problem(at, key, why);
         return null;
       }
-      Scope.Variable v = scope.variable(axis.name);
-      if (v != null && v.kind == Scope.Variable.Kind.PARAMETER) {
-        v.values.add(new Scope.ValueAt(value, at, key));
+      Variable v = variables.get(axis.name);
+      if (v != null && v.kind == Variable.Kind.PARAMETER) {
+        v.values.add(new ValueAt(value, at, key));
       }
     }
     return value;

@@ -13,11 +13,11 @@ import java.util.Map;
 final class KnobConflicts {
   private KnobConflicts() {}
 
-  static void check(List<KnobSetting> settings, Scope scope, NodeReader in) {
+  static void check(List<KnobSetting> settings, Roles roles, NodeReader in) {
     Map<String, List<KnobSetting>> byKnob = new LinkedHashMap<>();
     for (KnobSetting s : settings) {
       String knob = s.knob().substring(s.knob().indexOf('.') + 1);
-      String onHost = scope.hostOf(s.knob()) + "\u0000" + knob;
+      String onHost = roles.hostOf(s.knob()) + "\u0000" + knob;
       byKnob.computeIfAbsent(onHost, k -> new ArrayList<>()).add(s);
     }
     for (List<KnobSetting> same : byKnob.values()) {
@@ -32,7 +32,7 @@ final class KnobConflicts {
         for (int i = 0; i < j; i++) {
           KnobSetting earlier = same.get(i);
           if (meet(earlier, later)) {
-            in.problem(later.position(), later.key(), message(earlier, later, scope));
+            in.problem(later.position(), later.key(), message(earlier, later, roles));
             break;
           }
         }
@@ -45,7 +45,7 @@ final class KnobConflicts {
     return !a.group().equals(b.group()) || a.option().equals(b.option());
   }
 
-  private static String message(KnobSetting earlier, KnobSetting later, Scope scope) {
+  private static String message(KnobSetting earlier, KnobSetting later, Roles roles) {
     String where = earlier.owner() + " (line " + earlier.position().line() + ")";
     if (earlier.knob().equals(later.knob())) {
       return "a cell would set this knob twice: " + where + " sets it too";
@@ -55,7 +55,7 @@ final class KnobConflicts {
         + "' in "
         + where
         + " is the same knob, both roles running on host '"
-        + scope.hostOf(later.knob())
+        + roles.hostOf(later.knob())
         + "'";
   }
 }

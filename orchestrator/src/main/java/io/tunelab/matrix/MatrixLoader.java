@@ -88,16 +88,19 @@ public final class MatrixLoader {
     in.onlyKeys(top, "", TOP_KEYS);
     String name = name(top);
 
-    Scope scope = new Scope(in, roles(top.get("roles")));
-    StepsReader steps = new StepsReader(in, scope);
+    Roles roles = new Roles(in, roles(top.get("roles")));
+    Variables variables = new Variables(in);
+    VariableUses uses = new VariableUses(in, variables);
+    KnobKeys knobKeys = new KnobKeys(in, roles, uses);
+    StepsReader steps = new StepsReader(in, roles, variables, uses);
     List<Step> setup = steps.read(top.get("setup"), "setup");
     List<Step> teardown = steps.read(top.get("teardown"), "teardown");
     List<KnobSetting> knobs = new ArrayList<>();
-    AxesReader axesReader = new AxesReader(in, scope);
-    Map<String, String> settings = settings(top.get("settings"), scope, knobs);
+    AxesReader axesReader = new AxesReader(in, roles, knobKeys, variables);
+    Map<String, String> settings = settings(top.get("settings"), roles, knobKeys, knobs);
     List<AxisDraft> axes =
         top.get("matrix") == null ? List.of() : axesReader.read(top.get("matrix"));
-    FilterReader filters = new FilterReader(in, scope, axes);
+    FilterReader filters = new FilterReader(in, knobKeys, variables, axes);
     List<Map<String, String>> exclude =
         top.get("exclude") == null ? List.of() : filters.excludes(top.get("exclude"));
     List<Map<String, String>> include =
@@ -106,13 +109,13 @@ public final class MatrixLoader {
     if (top.get("workload") == null) {
       in.problem(top.position(), "workload", "required key is missing");
     } else {
-      workload = new WorkloadReader(in, scope).read(top.get("workload"));
+      workload = new WorkloadReader(in, roles, variables, uses).read(top.get("workload"));
     }
-    scope.checkUses();
+    uses.check();
     for (AxisDraft a : axes) {
       knobs.addAll(a.knobSettings());
     }
-    KnobConflicts.check(knobs, scope, in);
+    KnobConflicts.check(knobs, roles, in);
 
     int repeat = (int) optionalInteger(top, "repeat", 1, MAX_REPEAT, 1);
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
@@ -123,7 +126,7 @@ public final class MatrixLoader {
             text,
             name,
             optionalText(top, "description"),
-            scope.roles(),
+            roles.asMap(),
             hosts(top.get("hosts")),
             setup,
             teardown,
@@ -181,7 +184,8 @@ public final class MatrixLoader {
     return Collections.unmodifiableMap(roles);
   }
 
-  private Map<String, String> settings(YamlNode node, Scope scope, List<KnobSetting> knobs) {
+  private Map<String, String> settings(
+      YamlNode node, Roles roles, KnobKeys knobKeys, List<KnobSetting> knobs) {
     Map<String, String> settings = new LinkedHashMap<>();
     YamlNode.Mapping map = node == null ? null : in.mapping(node, "settings");
     if (map == null) {
@@ -189,26 +193,26 @@ public final class MatrixLoader {
     }
     for (YamlNode.Entry e : map.entries()) {
       String key = "settings." + e.key();
-      Scope.KeyKind kind = scope.classify(e.key());
-      if (kind == Scope.KeyKind.PARAMETER) {
+      Roles.KeyKind kind = roles.classify(e.key());
+      if (kind == Roles.KeyKind.PARAMETER) {
         in.problem(
             e.keyPosition(),
             key,
             "settings hold knobs ('<role>.<knob>'); a parameter belongs in matrix");
         continue;
       }
-      if (kind != Scope.KeyKind.KNOB) {
-        scope.reportNotKnobOrParameter(e.key(), e.keyPosition(), key);
+      if (kind != Roles.KeyKind.KNOB) {
+        knobKeys.reportNotKnobOrParameter(e.key(), e.keyPosition(), key);
         continue;
       }
-      scope.checkKnobKey(e.key(), e.keyPosition(), key);
+      knobKeys.checkKey(e.key(), e.keyPosition(), key);
       if (e.value() instanceof YamlNode.Sequence) {
         in.problem(e.value().position(), key, "a list of values is an axis: put it under matrix");
         continue;
       }
       String value = in.text(e.value(), key);
       if (value != null) {
-        scope.checkKnobValue(e.key(), value, e.value().position(), key);
+        knobKeys.checkValue(e.key(), value, e.value().position(), key);
         settings.put(e.key(), value);
         knobs.add(new KnobSetting(e.key(), e.keyPosition(), key, "settings", "settings", ""));
       }

@@ -9,14 +9,18 @@ final class StepsReader {
   private static final List<String> KEYS = List.of("on", "run", "capture");
 
   private final NodeReader in;
-  private final Scope scope;
+  private final Roles roles;
+  private final Variables variables;
+  private final VariableUses uses;
 
   /** Captured names so far: setup's are visible in later setup steps and in teardown. */
   private final List<String> captured = new ArrayList<>();
 
-  StepsReader(NodeReader in, Scope scope) {
+  StepsReader(NodeReader in, Roles roles, Variables variables, VariableUses uses) {
     this.in = in;
-    this.scope = scope;
+    this.roles = roles;
+    this.variables = variables;
+    this.uses = uses;
   }
 
   /** Reads setup first, then teardown, so teardown sees every setup capture. */
@@ -46,7 +50,7 @@ final class StepsReader {
       return null;
     }
     in.onlyKeys(map, path, KEYS);
-    String on = on(map, path);
+    String on = roles.on(map, path + ".on");
     String run = null;
     YamlNode runNode = map.get("run");
     if (runNode == null) {
@@ -59,7 +63,7 @@ final class StepsReader {
         if (why != null) {
           in.problem(runNode.position(), path + ".run", why);
         } else {
-          scope.useInStep(run, runNode.position(), path + ".run", captured);
+          uses.useInStep(run, runNode.position(), path + ".run", captured);
         }
       }
     }
@@ -77,7 +81,8 @@ final class StepsReader {
                 + " a digit)");
         capture = null;
       } else if (capture != null
-          && scope.defineCapture(capture, captureNode.position(), path + ".capture", teardown)) {
+          && variables.defineCapture(
+              capture, captureNode.position(), path + ".capture", teardown)) {
         captured.add(capture);
       }
     }
@@ -85,22 +90,5 @@ final class StepsReader {
       return null;
     }
     return new Step(on, run, capture, map.position());
-  }
-
-  private String on(YamlNode.Mapping map, String path) {
-    YamlNode node = map.get("on");
-    if (node != null) {
-      return scope.role(node, path + ".on");
-    }
-    String only = scope.onlyRole();
-    if (only == null) {
-      in.problem(
-          map.position(),
-          path + ".on",
-          "required when there are several roles ("
-              + String.join(", ", scope.roles().keySet())
-              + ")");
-    }
-    return only;
   }
 }

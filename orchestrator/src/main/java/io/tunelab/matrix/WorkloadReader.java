@@ -21,11 +21,15 @@ final class WorkloadReader {
   private static final Pattern FLAG = Pattern.compile("(iflag|oflag|conv)=[a-z_,]+");
 
   private final NodeReader in;
-  private final Scope scope;
+  private final Roles roles;
+  private final Variables variables;
+  private final VariableUses uses;
 
-  WorkloadReader(NodeReader in, Scope scope) {
+  WorkloadReader(NodeReader in, Roles roles, Variables variables, VariableUses uses) {
     this.in = in;
-    this.scope = scope;
+    this.roles = roles;
+    this.variables = variables;
+    this.uses = uses;
   }
 
   Workload read(YamlNode node) {
@@ -34,7 +38,7 @@ final class WorkloadReader {
       return null;
     }
     in.onlyKeys(map, "workload", KEYS);
-    String on = on(map);
+    String on = roles.on(map, "workload.on");
     YamlNode dd = map.get("dd");
     YamlNode command = map.get("command");
     if (dd != null && command != null) {
@@ -60,22 +64,6 @@ final class WorkloadReader {
       return dd(dd, on);
     }
     return command(map, command, on);
-  }
-
-  private String on(YamlNode.Mapping map) {
-    YamlNode node = map.get("on");
-    if (node != null) {
-      return scope.role(node, "workload.on");
-    }
-    if (scope.onlyRole() == null) {
-      in.problem(
-          map.position(),
-          "workload.on",
-          "required when there are several roles ("
-              + String.join(", ", scope.roles().keySet())
-              + ")");
-    }
-    return scope.onlyRole();
   }
 
   private Workload dd(YamlNode node, String on) {
@@ -135,7 +123,7 @@ final class WorkloadReader {
         in.problem(node.position(), "workload.command", why);
         command = null;
       } else {
-        scope.use(command, node.position(), "workload.command", Scope.Context.WORKLOAD);
+        uses.use(command, node.position(), "workload.command", VariableUses.Context.WORKLOAD);
       }
     }
     String parser = "none";
@@ -180,7 +168,7 @@ final class WorkloadReader {
               + " operands are paths, optionally with ${variables}");
       return null;
     }
-    scope.use(value, at, key, Scope.Context.WORKLOAD);
+    uses.use(value, at, key, VariableUses.Context.WORKLOAD);
     return value;
   }
 
@@ -195,12 +183,12 @@ final class WorkloadReader {
 
   /** Checks a size written literally or as one {@code ${parameter}} (then each of its values). */
   private boolean checkSize(YamlNode node, String text, String key) {
-    List<Scope.ValueAt> values = literalOrParameterValues(node, text, key, "a size such as 1M");
+    List<ValueAt> values = literalOrParameterValues(node, text, key, "a size such as 1M");
     if (values == null) {
       return false;
     }
     boolean ok = true;
-    for (Scope.ValueAt v : values) {
+    for (ValueAt v : values) {
       String why = null;
       try {
         if (Sizes.parseBytes(v.value()) == 0) {
@@ -218,11 +206,11 @@ final class WorkloadReader {
   }
 
   private void checkWholeNumber(YamlNode node, String text, String key, long max) {
-    List<Scope.ValueAt> values = literalOrParameterValues(node, text, key, "a whole number");
+    List<ValueAt> values = literalOrParameterValues(node, text, key, "a whole number");
     if (values == null) {
       return;
     }
-    for (Scope.ValueAt v : values) {
+    for (ValueAt v : values) {
       long n;
       try {
         n = Long.parseLong(v.value());
@@ -243,12 +231,12 @@ final class WorkloadReader {
    * The values a field can take: the literal itself, or every value of the one parameter it names.
    * Null (with a problem) when it is neither.
    */
-  private List<Scope.ValueAt> literalOrParameterValues(
+  private List<ValueAt> literalOrParameterValues(
       YamlNode node, String text, String key, String what) {
     if (text.indexOf('$') < 0) {
-      return List.of(new Scope.ValueAt(text, node.position(), key));
+      return List.of(new ValueAt(text, node.position(), key));
     }
-    Scope.Variable v = scope.soleParameter(text);
+    Variable v = variables.soleParameter(text);
     if (v == null) {
       in.problem(
           node.position(),
@@ -263,29 +251,29 @@ final class WorkloadReader {
     return valuesOf(v);
   }
 
-  private static List<Scope.ValueAt> valuesOf(Scope.Variable v) {
-    return v.kind == Scope.Variable.Kind.PARAMETER ? v.values : new ArrayList<>(v.byCase.values());
+  private static List<ValueAt> valuesOf(Variable v) {
+    return v.kind == Variable.Kind.PARAMETER ? v.values : new ArrayList<>(v.byCase.values());
   }
 
   /** Appended to a problem found in a parameter's value: which field needed it. */
-  private static String usedAs(Scope.ValueAt v, String field) {
+  private static String usedAs(ValueAt v, String field) {
     return v.key().equals(field) ? "" : " (" + field + " uses it)";
   }
 
   /** total must be a whole number of blocks: dd runs count = total / bs blocks. */
   private void checkMultiple(Position at, String total, String bs) {
-    Scope.Variable bsVar = scope.soleParameter(bs);
-    Scope.Variable totalVar = scope.soleParameter(total);
+    Variable bsVar = variables.soleParameter(bs);
+    Variable totalVar = variables.soleParameter(total);
     Set<String> reported = new LinkedHashSet<>();
     boolean sameCases =
         bsVar != null
             && totalVar != null
-            && bsVar.kind == Scope.Variable.Kind.CASE_PARAMETER
-            && totalVar.kind == Scope.Variable.Kind.CASE_PARAMETER
+            && bsVar.kind == Variable.Kind.CASE_PARAMETER
+            && totalVar.kind == Variable.Kind.CASE_PARAMETER
             && bsVar.axis.equals(totalVar.axis);
     if (sameCases) {
-      for (Map.Entry<String, Scope.ValueAt> t : totalVar.byCase.entrySet()) {
-        Scope.ValueAt b = bsVar.byCase.get(t.getKey());
+      for (Map.Entry<String, ValueAt> t : totalVar.byCase.entrySet()) {
+        ValueAt b = bsVar.byCase.get(t.getKey());
         if (b != null) {
           checkPair(at, t.getValue().value(), b.value(), reported);
         }
@@ -299,12 +287,12 @@ final class WorkloadReader {
     }
   }
 
-  private static List<String> texts(Scope.Variable v, String literal) {
+  private static List<String> texts(Variable v, String literal) {
     if (v == null) {
       return List.of(literal);
     }
     List<String> texts = new ArrayList<>();
-    for (Scope.ValueAt value : valuesOf(v)) {
+    for (ValueAt value : valuesOf(v)) {
       texts.add(value.value());
     }
     return texts;
