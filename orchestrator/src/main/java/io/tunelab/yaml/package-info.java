@@ -1,2 +1,2 @@
-/** Input to the matrix stage: YAML with positions, problems as FILE:LINE:COL, did-you-mean. */
+/** Input to the matrix stage: YAML read with positions, problems as FILE:LINE:COL, did-you-mean. */
 package io.tunelab.yaml;
