@@ -3,8 +3,8 @@
 # The contract is docs/agent.md. POSIX sh (dash and bash) plus coreutils only.
 #
 #   sh tunelab-agent.sh VERB    one request: payload on stdin, plain response on stdout
-#   sh tunelab-agent.sh serve   requests "VERB N" + N lines until stdin closes;
-#                               response lines prefixed "|", closed by "$ RC"
+#   sh tunelab-agent.sh serve   requests "VERB N [SEQ]" + N lines until stdin closes;
+#                               response lines prefixed "|", closed by "$ RC [SEQ]"
 
 AGENT_VERSION=1
 
@@ -792,10 +792,22 @@ serve() {
       *" "*) se_n=${se_header#* } ;;
       *) se_n=0 ;;
     esac
+    # An optional sequence number, echoed in the status line: the controller tells the
+    # answer it awaits from a late one.
+    se_seq=
+    case $se_n in
+      *" "*)
+        se_seq=${se_n#* }
+        se_n=${se_n%% *}
+        case $se_seq in
+          "" | *[!0-9]*) se_n=bad se_seq= ;;
+        esac
+        ;;
+    esac
     case $se_n in
       "" | *[!0-9]*)
-        err "bad request header (want 'VERB N'): $se_header"
-        printf '$ 2\n'
+        err "bad request header (want 'VERB N [SEQ]'): $se_header"
+        printf '$ 2%s\n' "${se_seq:+ $se_seq}"
         continue
         ;;
     esac
@@ -816,7 +828,7 @@ serve() {
     while IFS= read -r se_out || [ -n "$se_out" ]; do
       printf '|%s\n' "$se_out"
     done <"$R"
-    printf '$ %s\n' "$se_rc"
+    printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
   done
   exit 0
 }

@@ -265,6 +265,15 @@ final class AgentHarness {
 
     /** Reads one response; asserts every line before {@code $ RC} carries the {@code |}. */
     Result await() {
+      List<String> raw = awaitRaw();
+      String status = raw.get(raw.size() - 1).substring(2).split(" ")[0];
+      List<String> lines =
+          raw.subList(0, raw.size() - 1).stream().map(l -> l.substring(1)).toList();
+      return new Result(Integer.parseInt(status), lines, stderr(), process.pid());
+    }
+
+    /** Reads one response as sent: its {@code |} lines and its closing {@code $} line. */
+    List<String> awaitRaw() {
       List<String> lines = new ArrayList<>();
       while (true) {
         String line;
@@ -278,11 +287,11 @@ final class AgentHarness {
         if (line.equals(EOF)) {
           fail("agent closed stdout mid-response; stderr: " + stderr());
         }
+        lines.add(line);
         if (line.startsWith("$ ")) {
-          return new Result(Integer.parseInt(line.substring(2)), lines, stderr(), process.pid());
+          return lines;
         }
         assertTrue(line.startsWith("|"), "unprefixed stdout line: " + line);
-        lines.add(line.substring(1));
       }
     }
 

@@ -64,6 +64,63 @@ class ServeTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void aSequenceNumberIsEchoedInTheStatusLine(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path knob = agent.knob("read_ahead_kb", "128");
+    try (Server server = agent.serve()) {
+      server.sendRaw("read 1 41\n" + knob);
+      List<String> read = server.awaitRaw();
+      server.sendRaw("bogus 0 42");
+      List<String> unknown = server.awaitRaw();
+      server.sendRaw("sync 0 9000000000");
+      List<String> big = server.awaitRaw();
+
+      assertEquals(List.of("|" + tab("rw", knob, "128"), "$ 0 41"), read);
+      assertEquals(List.of("$ 2 42"), unknown);
+      assertEquals(List.of("$ 0 9000000000"), big);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void withoutASequenceNumberTheStatusLineHasNone(String shell, @TempDir Path dir) {
+    try (Server server = new AgentHarness(shell, dir).serve()) {
+      server.sendRaw("sync 0");
+      List<String> counted = server.awaitRaw();
+      server.sendRaw("sync");
+      List<String> bare = server.awaitRaw();
+      server.sendRaw("sync 0 7");
+      List<String> numbered = server.awaitRaw();
+
+      assertEquals(List.of("$ 0"), counted);
+      assertEquals(List.of("$ 0"), bare);
+      assertEquals(List.of("$ 0 7"), numbered);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aBadSequenceNumberIsABadHeader(String shell, @TempDir Path dir) {
+    try (Server server = new AgentHarness(shell, dir).serve()) {
+      server.sendRaw("sync 0 x");
+      List<String> notANumber = server.awaitRaw();
+      server.sendRaw("sync 0 1 2");
+      List<String> twoNumbers = server.awaitRaw();
+      server.sendRaw("sync two 5");
+      List<String> badCount = server.awaitRaw();
+      server.sendRaw("sync 0 6");
+      List<String> after = server.awaitRaw();
+
+      assertEquals(List.of("$ 2"), notANumber);
+      assertEquals(List.of("$ 2"), twoNumbers);
+      assertEquals(List.of("$ 2 5"), badCount);
+      assertEquals(List.of("$ 0 6"), after);
+      assertTrue(server.stderr().contains("bad request header"), server.stderr());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void sigintIsLeftToTheController(String shell, @TempDir Path dir)
       throws IOException, InterruptedException {
     try (Server server = new AgentHarness(shell, dir).serve()) {

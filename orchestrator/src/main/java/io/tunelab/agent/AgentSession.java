@@ -1,45 +1,42 @@
 package io.tunelab.agent;
 
 import io.tunelab.agents.AgentScript;
+import io.tunelab.knob.ApplyLine;
+import io.tunelab.knob.ReadResult;
 import io.tunelab.remote.Transport;
-import java.io.BufferedReader;
+import io.tunelab.workload.Job;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
- * One long-lived agent process on one host, spoken to over a single channel.
+ * One long-lived agent process on one host, spoken to over a single channel: one typed method per
+ * verb of docs/agent.md, the only code that knows the agent's wire format.
  *
- * <p>Every phase of a trial is one request and one response on this channel: no process start, no
- * SSH channel, no login shell per phase. Requests are serialized.
+ * <p>Every phase of a trial is one request and one answer on this channel: no process start, no SSH
+ * channel, no login shell per phase. Requests are serialized. A request that times out closes the
+ * session: every later request on it throws, so a late answer is never taken for the next one.
  */
 public final class AgentSession implements AutoCloseable {
-  private static final String EOF = "\u0000eof";
-  private static final int STDERR_LINES = 20;
+  private static final Duration FACTS_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration RUN_GRACE = Duration.ofMinutes(1);
+  private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration ONE_SHOT_TIMEOUT = Duration.ofMinutes(5);
 
   private final Transport transport;
   private final String remotePath;
-  private final Transport.Channel channel;
-  private final OutputStream requests;
-  private final BlockingQueue<String> responses = new LinkedBlockingQueue<>();
-  private final Deque<String> stderrTail = new ArrayDeque<>();
+  private final ServeChannel channel;
 
-  private AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
+  AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
     this.transport = transport;
     this.remotePath = remotePath;
-    this.channel = channel;
-    this.requests = channel.stdin();
-    startReader("tunelab-agent-out-" + transport.host(), channel, false);
-    startReader("tunelab-agent-err-" + transport.host(), channel, true);
+    this.channel = new ServeChannel(transport.host(), channel);
   }
 
   /** Ships the agent to the host when its cached copy is missing or differs, then starts it. */
@@ -53,144 +50,175 @@ public final class AgentSession implements AutoCloseable {
   }
 
   /**
-   * Runs one verb as a separate one-shot agent process (no lock, no long-lived channel): for {@code
-   * restore} after a crash, while a stale agent may still hold the lock.
+   * Restores the host's journal with a separate one-shot agent process (no lock, no long-lived
+   * channel): after a crash, while a stale agent may still hold the lock.
    */
-  public static AgentResponse oneShot(Transport transport, AgentScript script, String verb) {
+  public static RestoreResult restoreOneShot(Transport transport, AgentScript script) {
     String path = AgentInstaller.install(transport, script);
-    try {
-      Transport.ExecResult result =
-          transport.exec(
-              "exec sh " + path + " " + verb, new byte[0], java.time.Duration.ofMinutes(5));
-      List<String> lines = result.stdoutText().lines().toList();
-      if (result.exitCode() != 0 && lines.isEmpty()) {
-        throw new AgentException(
-            transport.host(), "'" + verb + "' failed: " + result.stderrText().trim());
-      }
-      return new AgentResponse(transport.host(), verb, result.exitCode(), lines);
-    } catch (IOException e) {
-      throw new AgentException(transport.host(), "'" + verb + "' failed: " + e.getMessage(), e);
-    }
+    return RestoreResult.from(oneShot(transport, path, AgentVerb.RESTORE, ONE_SHOT_TIMEOUT));
   }
 
   public String host() {
     return transport.host();
   }
 
-  public Transport transport() {
-    return transport;
-  }
-
-  /** Where the agent script lives on the host, for one-shot calls such as {@code cancel}. */
+  /** Where the agent script lives on the host. */
   public String remotePath() {
     return remotePath;
   }
 
-  /** Sends one request and waits up to {@code timeout} for its answer. */
-  public synchronized AgentResponse request(String verb, List<String> payload, Duration timeout) {
-    StringBuilder text = new StringBuilder(verb).append(' ').append(payload.size()).append('\n');
-    for (String line : payload) {
-      if (line.indexOf('\n') >= 0) {
-        throw new IllegalArgumentException("agent payload line contains a newline: " + line);
-      }
-      text.append(line).append('\n');
-    }
-    try {
-      requests.write(text.toString().getBytes(StandardCharsets.UTF_8));
-      requests.flush();
-    } catch (IOException e) {
-      throw lost("cannot send '" + verb + "'", e);
-    }
-    List<String> lines = new ArrayList<>();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      String line;
-      try {
-        line = responses.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw lost("interrupted while waiting for '" + verb + "'", e);
-      }
-      if (line == null) {
-        throw lost("no answer to '" + verb + "' within " + timeout.toSeconds() + " s", null);
-      }
-      if (line == EOF) {
-        throw lost("the agent exited during '" + verb + "'", null);
-      }
-      if (line.startsWith("|")) {
-        lines.add(line.substring(1));
-      } else if (line.startsWith("$ ")) {
-        return new AgentResponse(host(), verb, Integer.parseInt(line.substring(2).trim()), lines);
-      } else {
-        throw lost("unexpected line from the agent: " + line, null);
-      }
-    }
+  /** The agent's protocol version and pid. */
+  public Hello hello() {
+    return Hello.from(require(AgentVerb.HELLO, List.of(), FACTS_TIMEOUT));
   }
 
-  /** Sends a request that must succeed; a non-zero status becomes an {@link AgentException}. */
-  public AgentResponse require(String verb, List<String> payload, Duration timeout) {
-    AgentResponse response = request(verb, payload, timeout);
-    if (!response.ok()) {
+  /** Kernel, boot id, CPUs, memory, uid, journal presence and block devices. */
+  public Facts facts() {
+    return Facts.from(require(AgentVerb.FACTS, List.of(), FACTS_TIMEOUT));
+  }
+
+  /** Reads {@code paths}: path to whether it exists and is writable, and its content. */
+  public Map<String, ReadResult> read(List<String> paths) {
+    Map<String, ReadResult> results = new LinkedHashMap<>();
+    if (paths.isEmpty()) {
+      return results;
+    }
+    Answer answer = require(AgentVerb.READ, paths, READ_TIMEOUT);
+    for (String line : answer.lines()) {
+      String[] row = Answer.fields(line, 3);
+      ReadResult.State state =
+          switch (row[0]) {
+            case "rw" -> ReadResult.State.RW;
+            case "ro" -> ReadResult.State.RO;
+            case "missing" -> ReadResult.State.MISSING;
+            default -> throw answer.malformed("unknown read state '" + row[0] + "'");
+          };
+      results.put(row[1], new ReadResult(state, state == ReadResult.State.MISSING ? "" : row[2]));
+    }
+    return results;
+  }
+
+  /** Journals, writes and reads back as {@code lines} say; a failed write is in the result. */
+  public ApplyResult apply(List<ApplyLine> lines) {
+    return ApplyResult.from(outcome(AgentVerb.APPLY, ApplyPayload.of(lines), PHASE_TIMEOUT));
+  }
+
+  /** Writes every journaled original back; a failed write is in the result. */
+  public RestoreResult restore() {
+    return RestoreResult.from(outcome(AgentVerb.RESTORE, List.of(), PHASE_TIMEOUT));
+  }
+
+  /** The journal of originals, in restore order. */
+  public List<JournalEntry> journal() {
+    return JournalEntry.from(require(AgentVerb.JOURNAL, List.of(), FACTS_TIMEOUT));
+  }
+
+  /**
+   * Starts {@code jobs} together and waits for all of them; jobs still running after {@code limit}
+   * are killed by the agent (exit status 124).
+   */
+  public RunResult run(List<Job> jobs, Duration limit) {
+    return run(jobs, limit, limit.plus(RUN_GRACE));
+  }
+
+  /** {@link #run(List, Duration)}, giving up on the answer after {@code wait}. */
+  RunResult run(List<Job> jobs, Duration limit, Duration wait) {
+    List<String> payload = new ArrayList<>();
+    payload.add(
+        "timeout\t" + BigDecimal.valueOf(limit.toMillis(), 3).stripTrailingZeros().toPlainString());
+    for (Job job : jobs) {
+      payload.add("job\t" + job.name());
+      job.argv().forEach(a -> payload.add("arg\t" + a));
+    }
+    RunResult result = RunResult.from(outcome(AgentVerb.RUN, payload, wait));
+    if (result.jobs().size() != jobs.size()) {
       throw new AgentException(
-          host(), "'" + verb + "' failed (status " + response.status() + ")" + stderrSuffix());
+          host(),
+          "'run' reported "
+              + result.jobs().size()
+              + " of "
+              + jobs.size()
+              + " jobs"
+              + channel.stderrSuffix());
     }
-    return response;
+    return result;
   }
 
-  /** The agent's last lines of stderr, for messages. */
-  public String stderrSuffix() {
-    synchronized (stderrTail) {
-      return stderrTail.isEmpty() ? "" : ": " + String.join(" | ", stderrTail);
-    }
+  /** Syncs, then drops the page cache, dentries and inodes (needs root). */
+  public void dropCaches() {
+    require(AgentVerb.DROP_CACHES, List.of(), PHASE_TIMEOUT);
   }
 
-  private AgentException lost(String what, Throwable cause) {
-    return new AgentException(host(), what + stderrSuffix(), cause);
+  /** Writes dirty pages back. */
+  public void sync() {
+    require(AgentVerb.SYNC, List.of(), PHASE_TIMEOUT);
   }
 
-  private void startReader(String name, Transport.Channel channel, boolean stderr) {
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(
-                          stderr ? channel.stderr() : channel.stdout(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                  if (stderr) {
-                    keepStderr(line);
-                  } else {
-                    responses.add(line);
-                  }
-                }
-              } catch (IOException e) {
-                // the channel closed; EOF below tells any waiting request
-              }
-              if (!stderr) {
-                responses.add(EOF);
-              }
-            },
-            name);
-    reader.setDaemon(true);
-    reader.start();
-  }
-
-  private void keepStderr(String line) {
-    synchronized (stderrTail) {
-      if (stderrTail.size() == STDERR_LINES) {
-        stderrTail.removeFirst();
+  /**
+   * Kills the workload of the running {@code run} from a separate one-shot agent process, since the
+   * session's own channel is busy waiting for that run. Returns the pids killed.
+   */
+  public List<Long> cancel() {
+    Answer answer = oneShot(transport, remotePath, AgentVerb.CANCEL, CANCEL_TIMEOUT);
+    List<Long> killed = new ArrayList<>();
+    for (String[] row : answer.rows("killed", 2)) {
+      try {
+        killed.add(Long.parseLong(row[1]));
+      } catch (NumberFormatException e) {
+        throw answer.malformed("killed " + row[1]);
       }
-      stderrTail.addLast(line);
+    }
+    return killed;
+  }
+
+  /** Stale answers this session discarded, for tests. */
+  long discardedAnswers() {
+    return channel.discarded();
+  }
+
+  /** An answer whose status must be 0. */
+  private Answer require(AgentVerb verb, List<String> payload, Duration wait) {
+    Answer answer = channel.exchange(verb, payload, wait);
+    if (!answer.ok()) {
+      throw failed(answer);
+    }
+    return answer;
+  }
+
+  /** An answer whose status may be 1 (some item failed) but not 2 (bad request) or 3 (refused). */
+  private Answer outcome(AgentVerb verb, List<String> payload, Duration wait) {
+    Answer answer = channel.exchange(verb, payload, wait);
+    if (answer.status() > 1) {
+      throw failed(answer);
+    }
+    return answer;
+  }
+
+  private AgentException failed(Answer answer) {
+    return new AgentException(
+        host(),
+        "'" + answer.verb() + "' failed (status " + answer.status() + ")" + channel.stderrSuffix());
+  }
+
+  private static Answer oneShot(
+      Transport transport, String path, AgentVerb verb, Duration timeout) {
+    try {
+      Transport.ExecResult result =
+          transport.exec("exec sh " + path + " " + verb.wire(), new byte[0], timeout);
+      List<String> lines = result.stdoutText().lines().toList();
+      if (result.exitCode() != 0 && lines.isEmpty()) {
+        throw new AgentException(
+            transport.host(), "'" + verb + "' failed: " + result.stderrText().trim());
+      }
+      return new Answer(transport.host(), verb, result.exitCode(), lines);
+    } catch (IOException e) {
+      throw new AgentException(transport.host(), "'" + verb + "' failed: " + e.getMessage(), e);
     }
   }
 
   /** Closes the agent's stdin; the agent exits and releases its lock. */
   @Override
   public void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // the agent is gone already
-    }
+    channel.close();
   }
 }

@@ -1,10 +1,12 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
-import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.PathFailure;
+import io.tunelab.agent.RestoreResult;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.inventory.Inventory;
+import io.tunelab.remote.Transport;
 import io.tunelab.run.InterruptedTeardown;
 import io.tunelab.run.SshConnector;
 import io.tunelab.store.SqliteResultStore;
@@ -49,8 +51,9 @@ final class RestoreCommand implements Callable<Integer> {
     try (SshConnector connector = new SshConnector(inventory)) {
       for (String host : names) {
         try {
+          Transport transport = connector.connect(host);
           restore(
-              AgentSession.oneShot(connector.connect(host), AgentScript.load(), "restore"), out);
+              transport.host(), AgentSession.restoreOneShot(transport, AgentScript.load()), out);
         } catch (TunelabException e) {
           out.println(e.getMessage());
           failures.add(host);
@@ -86,25 +89,21 @@ final class RestoreCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static void restore(AgentResponse response, PrintWriter out) {
-    String host = response.host();
-    int restored = 0;
-    for (String[] row : response.rows("restored", 3)) {
-      out.println("host " + host + ": restored " + row[1] + " = " + (row.length > 2 ? row[2] : ""));
-      restored++;
+  private static void restore(String host, RestoreResult result, PrintWriter out) {
+    for (RestoreResult.Restored r : result.restored()) {
+      out.println("host " + host + ": restored " + r.path() + " = " + r.value());
     }
-    for (String[] row : response.rows("stale", 2)) {
+    for (String boot : result.staleBoots()) {
       out.println(
           "host "
               + host
               + ": discarded a journal from an earlier boot ("
-              + row[1]
+              + boot
               + "): the reboot already reset those settings");
     }
-    List<String[]> failed = response.rows("fail", 3);
-    for (String[] row : failed) {
-      out.println(
-          "host " + host + ": could not restore " + row[1] + ": " + (row.length > 2 ? row[2] : ""));
+    List<PathFailure> failed = result.failures();
+    for (PathFailure f : failed) {
+      out.println("host " + host + ": could not restore " + f);
     }
     if (!failed.isEmpty()) {
       throw new TunelabException(
@@ -115,6 +114,8 @@ final class RestoreCommand implements Callable<Integer> {
         "host "
             + host
             + ": "
-            + (restored == 0 ? "nothing to restore" : restored + " setting(s) restored"));
+            + (result.restored().isEmpty()
+                ? "nothing to restore"
+                : result.restored().size() + " setting(s) restored"));
   }
 }

@@ -1,7 +1,8 @@
 package io.tunelab.knob;
 
 /**
- * One payload line of an agent {@code apply} request (see docs/agent.md).
+ * One step of applying knobs on a host: journal, write or read back a file. The agent package sends
+ * it as a line of an {@code apply} request (docs/agent.md).
  *
  * @param partner the second file of a {@code SAVEPAIR}, else null
  * @param value for {@code SET} the text written; for {@code CHECK} the value the read-back should
@@ -50,15 +51,5 @@ public record ApplyLine(Op op, Knob knob, Knob partner, String value) {
   /** The file the line is about (the first of a pair). */
   public String path() {
     return knob.path();
-  }
-
-  /** The TAB-separated payload line, e.g. {@code set\t/sys/block/sdb/queue/scheduler\tbfq}. */
-  public String wire() {
-    return switch (op) {
-      case SAVE -> "save\t" + knob.path();
-      case SAVEPAIR -> "savepair\t" + knob.path() + "\t" + partner.path();
-      case SET -> "set\t" + knob.path() + "\t" + value;
-      case CHECK -> "check\t" + knob.path();
-    };
   }
 }

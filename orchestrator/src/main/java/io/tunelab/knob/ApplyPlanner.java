@@ -125,11 +125,6 @@ public final class ApplyPlanner {
     return originals;
   }
 
-  /** The wire lines of a payload, in order. */
-  public static List<String> payload(List<ApplyLine> lines) {
-    return lines.stream().map(ApplyLine::wire).toList();
-  }
-
   private static String requestedFor(Map<Knob, String> requested, Knob k) {
     for (Map.Entry<Knob, String> e : requested.entrySet()) {
       if (e.getKey().path().equals(k.path())) {

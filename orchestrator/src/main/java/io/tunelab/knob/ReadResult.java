@@ -18,16 +18,6 @@ public record ReadResult(State state, String raw) {
     raw = raw == null ? "" : raw;
   }
 
-  /** From the agent's words: {@code rw}, {@code ro}, {@code missing}. */
-  public static ReadResult of(String state, String raw) {
-    return switch (state) {
-      case "rw" -> new ReadResult(State.RW, raw);
-      case "ro" -> new ReadResult(State.RO, raw);
-      case "missing" -> new ReadResult(State.MISSING, "");
-      default -> throw new IllegalArgumentException("unknown read state '" + state + "'");
-    };
-  }
-
   /** A file that does not exist. */
   public static ReadResult missing() {
     return new ReadResult(State.MISSING, "");

@@ -1,7 +1,10 @@
 package io.tunelab.run;
 
-import io.tunelab.agent.AgentResponse;
+import io.tunelab.agent.AgentException;
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.Facts;
+import io.tunelab.agent.PathFailure;
+import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixExpander;
@@ -20,14 +23,13 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Wires the pure parts to the hosts and the store: setup, preflight, the plan, every trial, and —
  * whatever happens — restore and teardown.
  */
 public final class ExperimentRunner {
-  private static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(5);
-
   private final HostConnector connector;
   private final ResultStore store;
   private final Consumer<String> out;
@@ -64,9 +66,7 @@ public final class ExperimentRunner {
     if (hosts != null) {
       for (AgentSession session : hosts.all()) {
         try {
-          session
-              .transport()
-              .exec("sh " + session.remotePath() + " cancel", null, Duration.ofSeconds(10));
+          session.cancel();
         } catch (Exception e) {
           out.accept(
               "warning: host "
@@ -88,7 +88,7 @@ public final class ExperimentRunner {
     checkWorkloads(matrix, cells);
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector)) {
       liveHosts = hosts;
-      Map<String, Map<String, String>> facts = HostFacts.gather(hosts);
+      Map<String, Facts> facts = HostFacts.gather(hosts);
       Map<String, String> vars = new LinkedHashMap<>();
       List<Step> setupDone = new ArrayList<>();
       long experimentId = -1;
@@ -173,17 +173,28 @@ public final class ExperimentRunner {
             plannedTrials));
   }
 
-  private void recordHosts(
-      long experimentId, Map<String, String> roles, Map<String, Map<String, String>> facts) {
-    roles.forEach((role, host) -> store.recordHost(experimentId, role, host, facts.get(host)));
+  private void recordHosts(long experimentId, Map<String, String> roles, Map<String, Facts> facts) {
+    roles.forEach(
+        (role, host) ->
+            store.recordHost(experimentId, role, host, HostFacts.recorded(facts.get(host))));
   }
 
   /** A journal left by a crashed run is replayed first, so originals are read from a clean host. */
-  private void restoreLeftovers(Hosts hosts, Map<String, Map<String, String>> facts) {
+  private void restoreLeftovers(Hosts hosts, Map<String, Facts> facts) {
     for (AgentSession s : hosts.all()) {
-      if ("present".equals(facts.get(s.host()).get("journal"))) {
+      if (facts.get(s.host()).journalPresent()) {
         out.accept("host " + s.host() + ": restoring the settings a previous run left behind");
-        s.require("restore", List.of(), RESTORE_TIMEOUT);
+        RestoreResult r = s.restore();
+        if (!r.ok()) {
+          throw new AgentException(
+              s.host(),
+              "cannot restore the settings a previous run left behind: "
+                  + (r.failures().isEmpty()
+                      ? "status " + r.status()
+                      : r.failures().stream()
+                          .map(PathFailure::toString)
+                          .collect(Collectors.joining("; "))));
+        }
       }
     }
   }
@@ -191,19 +202,16 @@ public final class ExperimentRunner {
   private void restore(Hosts hosts) {
     for (AgentSession s : hosts.all()) {
       try {
-        AgentResponse r = s.request("restore", List.of(), RESTORE_TIMEOUT);
-        int restored = r.rows("restored", 3).size();
-        for (String[] fail : r.rows("fail", 3)) {
+        RestoreResult r = s.restore();
+        for (PathFailure fail : r.failures()) {
           out.accept(
               "error: host "
                   + s.host()
                   + ": could not restore "
-                  + fail[1]
-                  + ": "
-                  + (fail.length > 2 ? fail[2] : "")
+                  + fail
                   + " (the journal is kept: run `tunelab restore`)");
         }
-        out.accept("host " + s.host() + ": restored " + restored + " setting(s)");
+        out.accept("host " + s.host() + ": restored " + r.restored().size() + " setting(s)");
       } catch (RuntimeException e) {
         out.accept(
             "error: "

@@ -2,6 +2,7 @@ package io.tunelab.run;
 
 import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.Facts;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
@@ -47,8 +48,8 @@ public final class HostCheck {
     }
     try (session) {
       rows.add(new Row(host, "connect", true, "agent " + session.remotePath()));
-      Map<String, String> f = HostFacts.read(session);
-      boolean root = "0".equals(f.get("uid"));
+      Facts f = session.facts();
+      boolean root = f.root();
       rows.add(
           new Row(
               host,
@@ -56,20 +57,20 @@ public final class HostCheck {
               root,
               root
                   ? "agent runs as uid 0"
-                  : "agent runs as uid " + f.get("uid") + ": log in as root or set become: sudo"));
+                  : "agent runs as uid " + f.uid() + ": log in as root or set become: sudo"));
       rows.add(
           new Row(
               host,
               "facts",
               true,
               "kernel "
-                  + f.get("kernel_release")
+                  + f.kernelRelease()
                   + ", "
-                  + f.get("cpus")
+                  + f.cpus()
                   + " CPUs, "
-                  + Long.parseLong(f.getOrDefault("mem_kb", "0")) / 1024
+                  + f.memKb() / 1024
                   + " MiB, journal "
-                  + f.get("journal")));
+                  + (f.journalPresent() ? "present" : "absent")));
       return root;
     } catch (TunelabException e) {
       rows.add(new Row(host, "agent", false, e.getMessage()));

@@ -1,14 +1,11 @@
 package io.tunelab.run;
 
 import io.tunelab.TunelabException;
-import io.tunelab.agent.AgentResponse;
-import io.tunelab.agent.AgentSession;
 import io.tunelab.knob.ApplyPlanner;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobChecks;
 import io.tunelab.knob.ReadResult;
 import io.tunelab.matrix.Cell;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,8 +19,6 @@ import java.util.Set;
  * every value the plan will write; returns each knob's value at the start (its original).
  */
 final class Preflight {
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
-
   private Preflight() {}
 
   /** Host to path to normalized original value; throws exit 3 listing every problem. */
@@ -67,7 +62,7 @@ final class Preflight {
     }
     Map<String, Map<String, ReadResult>> reads =
         hosts.parallel(
-            s -> read(s, KnobChecks.pathsToRead(values.getOrDefault(s.host(), Map.of()).keySet())));
+            s -> s.read(KnobChecks.pathsToRead(values.getOrDefault(s.host(), Map.of()).keySet())));
     Map<String, Map<String, String>> originals = new HashMap<>();
     values.forEach(
         (host, perKnob) -> {
@@ -76,18 +71,5 @@ final class Preflight {
           originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
         });
     return new Findings(originals, problems);
-  }
-
-  private static Map<String, ReadResult> read(AgentSession session, List<String> paths) {
-    Map<String, ReadResult> results = new HashMap<>();
-    if (paths.isEmpty()) {
-      return results;
-    }
-    AgentResponse response = session.require("read", paths, TIMEOUT);
-    for (String line : response.lines()) {
-      String[] row = line.split("\t", 3);
-      results.put(row[1], ReadResult.of(row[0], row.length > 2 ? row[2] : ""));
-    }
-    return results;
   }
 }

@@ -1,10 +1,11 @@
 package io.tunelab.run;
 
 import io.tunelab.TunelabException;
-import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
+import io.tunelab.workload.Job;
+import io.tunelab.workload.JobResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,21 +22,12 @@ final class Steps {
   static void run(Hosts hosts, Step step, Map<String, String> vars) {
     String command = Substitution.apply(step.run(), vars, step.position());
     AgentSession session = hosts.session(hosts.hostOf(step.on()));
-    AgentResponse response =
-        session.request(
-            "run",
-            List.of(
-                "timeout\t" + TIMEOUT.toSeconds(),
-                "job\tstep",
-                "arg\tsh",
-                "arg\t-c",
-                "arg\t" + command),
-            TIMEOUT.plus(Duration.ofMinutes(1)));
-    List<String[]> job = response.rows("job", 5);
-    int rc = job.isEmpty() ? -1 : Integer.parseInt(job.get(0)[2]);
+    JobResult job =
+        session.run(List.of(new Job("step", List.of("sh", "-c", command))), TIMEOUT).jobs().get(0);
+    int rc = job.exitCode();
     if (rc != 0) {
-      List<String[]> err = response.rows("err", 3);
-      String last = err.isEmpty() ? "" : ": " + err.get(err.size() - 1)[2];
+      List<String> err = job.stderr();
+      String last = err.isEmpty() ? "" : ": " + err.get(err.size() - 1);
       throw new TunelabException(
           TunelabException.HOST_REFUSED,
           step.position()
@@ -48,8 +40,8 @@ final class Steps {
               + last);
     }
     if (step.capture() != null) {
-      List<String[]> out = response.rows("out", 3);
-      String last = out.isEmpty() ? "" : out.get(out.size() - 1)[2].trim();
+      List<String> out = job.stdout();
+      String last = out.isEmpty() ? "" : out.get(out.size() - 1).trim();
       String value = last.substring(last.lastIndexOf('/') + 1);
       if (!value.matches("[A-Za-z0-9._:+-]+")) {
         throw new TunelabException(

@@ -1,15 +1,14 @@
 package io.tunelab.run;
 
-import io.tunelab.agent.AgentException;
-import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.ApplyResult;
+import io.tunelab.agent.PathFailure;
 import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobValues;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.workload.Job;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.Measurements;
 import io.tunelab.workload.WorkloadPlan;
@@ -25,7 +24,6 @@ import java.util.Map;
  * workload on its role's host; returns the samples or throws {@link TrialFailure}.
  */
 final class TrialExecutor {
-  private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(5);
   static final Duration WORKLOAD_TIMEOUT = Duration.ofHours(6);
 
   private final Matrix matrix;
@@ -56,7 +54,7 @@ final class TrialExecutor {
     beforeTrial();
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
     AgentSession session = hosts.session(hosts.hostOf(plan.role()));
-    List<JobResult> results = runJobs(session, plan.jobs());
+    List<JobResult> results = session.run(plan.jobs(), WORKLOAD_TIMEOUT).jobs();
     for (JobResult job : results) {
       if (job.exitCode() != 0) {
         String last =
@@ -85,7 +83,7 @@ final class TrialExecutor {
     List<String> failures = new ArrayList<>();
     applied.forEach(
         (host, a) -> {
-          settings.addAll(a.rows());
+          settings.addAll(a.settings());
           if (!a.failed().isEmpty()) {
             failures.add("host " + host + ": cannot write " + String.join("; ", a.failed()));
           }
@@ -97,7 +95,7 @@ final class TrialExecutor {
   }
 
   /** One host's part of a trial's apply phase: its settings rows and its failed writes. */
-  private record HostApplied(List<SettingRow> rows, List<String> failed) {}
+  private record HostApplied(List<SettingRow> settings, List<String> failed) {}
 
   private HostApplied applyOn(AgentSession session, Map<RoleKnob, String> mine) {
     if (mine.isEmpty()) {
@@ -107,12 +105,9 @@ final class TrialExecutor {
     mine.forEach((k, v) -> byKnob.put(k.knob(), v));
     HostKnobState state = states.get(session.host());
     List<ApplyLine> lines = state.plan(byKnob);
-    AgentResponse response =
-        session.request("apply", lines.stream().map(ApplyLine::wire).toList(), PHASE_TIMEOUT);
-    Map<String, String> effective = new LinkedHashMap<>();
-    response.rows("eff", 3).forEach(r -> effective.put(r[1], r.length > 2 ? r[2] : ""));
-    List<String> failed = new ArrayList<>();
-    response.rows("fail", 3).forEach(r -> failed.add(r[1] + ": " + (r.length > 2 ? r[2] : "")));
+    ApplyResult result = session.apply(lines);
+    Map<String, String> effective = result.effective();
+    List<String> failed = result.failures().stream().map(PathFailure::toString).toList();
     state.applied(lines, effective, !failed.isEmpty());
     List<String> written =
         lines.stream().filter(l -> l.op() == ApplyLine.Op.SET).map(ApplyLine::path).toList();
@@ -137,51 +132,20 @@ final class TrialExecutor {
 
   private void beforeTrial() {
     for (String step : matrix.beforeTrial()) {
-      String verb = step.equals("drop_caches") ? "drop-caches" : step;
-      hosts.parallel(session -> session.require(verb, List.of(), PHASE_TIMEOUT));
+      hosts.parallel(
+          session -> {
+            beforeTrial(session, step);
+            return step;
+          });
     }
   }
 
-  private static List<JobResult> runJobs(AgentSession session, List<Job> jobs) {
-    List<String> payload = new ArrayList<>();
-    payload.add("timeout\t" + WORKLOAD_TIMEOUT.toSeconds());
-    for (Job job : jobs) {
-      payload.add("job\t" + job.name());
-      job.argv().forEach(a -> payload.add("arg\t" + a));
+  /** One of the matrix's {@code before_trial} steps on one host. */
+  private static void beforeTrial(AgentSession session, String step) {
+    switch (step) {
+      case "drop_caches" -> session.dropCaches();
+      case "sync" -> session.sync();
+      default -> throw new IllegalStateException("unknown before_trial step '" + step + "'");
     }
-    AgentResponse response =
-        session.request("run", payload, WORKLOAD_TIMEOUT.plus(Duration.ofMinutes(1)));
-    Map<String, List<String>> out = new LinkedHashMap<>();
-    Map<String, List<String>> err = new LinkedHashMap<>();
-    response
-        .rows("out", 3)
-        .forEach(
-            r -> out.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
-    response
-        .rows("err", 3)
-        .forEach(
-            r -> err.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r.length > 2 ? r[2] : ""));
-    List<JobResult> results = new ArrayList<>();
-    for (String[] r : response.rows("job", 5)) {
-      results.add(
-          new JobResult(
-              r[1],
-              Integer.parseInt(r[2]),
-              Long.parseLong(r[3]),
-              Long.parseLong(r[4]),
-              out.getOrDefault(r[1], List.of()),
-              err.getOrDefault(r[1], List.of())));
-    }
-    if (results.size() != jobs.size()) {
-      throw new AgentException(
-          session.host(),
-          "'run' reported "
-              + results.size()
-              + " of "
-              + jobs.size()
-              + " jobs"
-              + session.stderrSuffix());
-    }
-    return results;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.agent.ApplyPayload;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,7 @@ class ApplyPlannerTest {
       }
       List<ApplyLine> lines = ApplyPlanner.plan(requested, originals, current, trial == 0);
       out.append("-- trial ").append(++trial).append(':').append(header).append('\n');
-      ApplyPlanner.payload(lines).forEach(l -> out.append("  ").append(l).append('\n'));
+      ApplyPayload.of(lines).forEach(l -> out.append("  ").append(l).append('\n'));
       Map<String, String> eff = host.apply(lines);
       host.failures.forEach(f -> out.append("  FAILED ").append(f).append('\n'));
       current = ApplyPlanner.afterApply(current, lines, eff);
@@ -228,10 +229,10 @@ class ApplyPlannerTest {
     Map<String, String> originals = Map.of(ra.path(), "128");
     assertEquals(
         List.of("save\t" + ra.path(), "set\t" + ra.path() + "\t512"),
-        ApplyPlanner.payload(ApplyPlanner.plan(requested, originals, Map.of(), true)));
+        ApplyPayload.of(ApplyPlanner.plan(requested, originals, Map.of(), true)));
     assertEquals(
         List.of("set\t" + ra.path() + "\t512"),
-        ApplyPlanner.payload(ApplyPlanner.plan(requested, originals, Map.of(), false)));
+        ApplyPayload.of(ApplyPlanner.plan(requested, originals, Map.of(), false)));
   }
 
   @Test
@@ -243,8 +244,7 @@ class ApplyPlannerTest {
     requested.put(sched, "default");
     Map<String, String> originals = Map.of(ra.path(), "128", sched.path(), "none");
     List<ApplyLine> lines = ApplyPlanner.plan(requested, originals, originals, false);
-    assertEquals(
-        List.of("check\t" + sched.path(), "check\t" + ra.path()), ApplyPlanner.payload(lines));
+    assertEquals(List.of("check\t" + sched.path(), "check\t" + ra.path()), ApplyPayload.of(lines));
     assertEquals("none", lines.get(0).value());
   }
 

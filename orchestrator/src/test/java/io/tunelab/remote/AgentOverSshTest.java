@@ -3,13 +3,11 @@ package io.tunelab.remote;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.agent.AgentResponse;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,15 +33,14 @@ class AgentOverSshTest {
         assertTrue(agent.remotePath().startsWith(remoteHome.toString()), agent.remotePath());
         long start = System.nanoTime();
         for (int i = 0; i < 20; i++) {
-          AgentResponse hello = agent.request("hello", List.of(), Duration.ofSeconds(10));
-          assertEquals(0, hello.status());
+          assertEquals("1", agent.hello().version());
         }
         long perRequest = Duration.ofNanos(System.nanoTime() - start).toMillis() / 20;
         assertTrue(perRequest < 200, "a request took " + perRequest + " ms");
       }
       // A second start finds the installed copy by its hash: still one session.
       try (AgentSession again = AgentSession.start(ssh, AgentScript.load())) {
-        assertEquals(0, again.request("hello", List.of(), Duration.ofSeconds(10)).status());
+        assertEquals("1", again.hello().version());
       }
       assertEquals(1, server.sessions.get());
     }

@@ -1,0 +1,2 @@
+/** The command line over every stage: matrix → plan → run → agent → store → report. */
+package io.tunelab.cli;

@@ -1,0 +1,2 @@
+/** Stage run of matrix → plan → run → agent → store → report: workload jobs and samples. */
+package io.tunelab.workload;
