@@ -2,9 +2,9 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison;
-import io.tunelab.report.ReportData;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
+import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportLoader;
 import io.tunelab.store.ReportLoader.Selection;
 import io.tunelab.store.SqliteResultStore;

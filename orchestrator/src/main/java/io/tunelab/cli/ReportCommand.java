@@ -4,9 +4,9 @@ import io.tunelab.TunelabException;
 import io.tunelab.report.ClassicReport;
 import io.tunelab.report.HtmlReport;
 import io.tunelab.report.Report;
-import io.tunelab.report.ReportData;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
+import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportLoader;
 import io.tunelab.store.SqliteResultStore;
 import java.io.IOException;
@@ -118,7 +118,7 @@ final class ReportCommand implements Callable<Integer> {
 
   /** Exit code 1, with a note on standard error, for an experiment with trials left to run. */
   static int unfinished(ReportData data, PrintWriter err) {
-    if (data.tally().unfinished() == 0) {
+    if (data.counts().unfinished() == 0) {
       return 0;
     }
     err.println(
@@ -129,9 +129,9 @@ final class ReportCommand implements Callable<Integer> {
             + ") is "
             + data.status()
             + ": "
-            + data.tally().unfinished()
+            + data.counts().unfinished()
             + " of "
-            + data.tally().total()
+            + data.counts().total()
             + " trials have not run; shown what exists");
     return TunelabException.TRIALS_FAILED;
   }

@@ -1,15 +1,16 @@
 package io.tunelab.report;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.report.Table.Absent;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Column;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -91,7 +92,7 @@ public record Report(
 
   /** {@code name (experiment 3, finished): 12 of 18 trials ok; 6 pending}. */
   public static String headline(ReportData data) {
-    Tally t = data.tally();
+    TrialCounts t = data.counts();
     StringBuilder line =
         new StringBuilder(
             String.format(Locale.ROOT, "%s: %d of %d trials ok", data.title(), t.ok(), t.total()));
@@ -166,7 +167,7 @@ public record Report(
 
   /** Says how many trials have not run, in which cells, and how to run them; null if none. */
   static String unfinished(ReportData data) {
-    Tally t = data.tally();
+    TrialCounts t = data.counts();
     if (t.unfinished() == 0) {
       return null;
     }

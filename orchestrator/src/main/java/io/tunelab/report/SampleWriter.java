@@ -1,6 +1,8 @@
 package io.tunelab.report;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.tunelab.store.SampleRow;
+import io.tunelab.store.SampleSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -1,9 +1,9 @@
 package io.tunelab.report;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Outliers;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Trial;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

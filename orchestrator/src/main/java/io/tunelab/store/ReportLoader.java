@@ -1,13 +1,11 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.ReportData;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Host;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Host;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -70,7 +68,7 @@ public final class ReportLoader {
   private ReportData load(long id, Selection selection) throws SQLException {
     String name;
     String status;
-    Tally tally;
+    TrialCounts tally;
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT name, status, ok, failed, skipped, pending, running"
@@ -82,7 +80,8 @@ public final class ReportLoader {
         }
         name = rs.getString(1);
         status = rs.getString(2);
-        tally = new Tally(rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7));
+        tally =
+            new TrialCounts(rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7));
       }
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);

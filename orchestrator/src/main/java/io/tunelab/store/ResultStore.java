@@ -118,18 +118,6 @@ public interface ResultStore extends AutoCloseable {
       String original,
       boolean written) {}
 
-  /** Trials of one experiment by status, warm-up trials included. */
-  record TrialCounts(int ok, int failed, int skipped, int pending, int running) {
-    public int total() {
-      return ok + failed + skipped + pending + running;
-    }
-
-    /** Pending plus running: what {@code resume} would still run. */
-    public int unfinished() {
-      return pending + running;
-    }
-  }
-
   /** An experiment as {@code tunelab status} lists it; timestamps are ISO-8601 UTC or null. */
   record ExperimentSummary(
       long id,

@@ -1,8 +1,6 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.SampleRow;
-import io.tunelab.report.SampleSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

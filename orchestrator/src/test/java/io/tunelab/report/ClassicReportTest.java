@@ -3,11 +3,12 @@ package io.tunelab.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class ClassicReportTest {
             "nfs",
             "running",
             List.of(),
-            new Tally(12, 1, 2, 3, 1),
+            new TrialCounts(12, 1, 2, 3, 1),
             "all",
             List.of("all"),
             Map.of(),
@@ -67,7 +68,7 @@ class ClassicReportTest {
             "one",
             "finished",
             List.of(),
-            new Tally(1, 0, 0, 0, 0),
+            new TrialCounts(1, 0, 0, 0, 0),
             "dd.0",
             List.of("dd.0"),
             Map.of("seconds", "s"),

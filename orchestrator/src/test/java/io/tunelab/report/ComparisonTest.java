@@ -9,11 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison.Options;
 import io.tunelab.report.Comparison.Row;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +45,7 @@ class ComparisonTest {
         "loop-readahead",
         "finished",
         List.of(new ReportData.Host("disk", "local", kernel)),
-        new Tally(cells.size() * 3, 0, 0, 0, 0),
+        new TrialCounts(cells.size() * 3, 0, 0, 0, 0),
         "all",
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
@@ -142,7 +143,7 @@ class ComparisonTest {
             "t",
             "finished",
             List.of(),
-            new Tally(3, 0, 0, 0, 0),
+            new TrialCounts(3, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("seconds", "s"),
@@ -154,7 +155,7 @@ class ComparisonTest {
             "t",
             "finished",
             List.of(),
-            new Tally(3, 0, 0, 0, 0),
+            new TrialCounts(3, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("seconds", "s"),
@@ -201,7 +202,7 @@ class ComparisonTest {
             "x",
             "finished",
             List.of(),
-            new Tally(6, 0, 0, 0, 0),
+            new TrialCounts(6, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("mib_per_s", "MiB/s"),

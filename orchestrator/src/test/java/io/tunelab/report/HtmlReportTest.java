@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +62,7 @@ class HtmlReportTest {
         "study <1>",
         "finished",
         List.of(),
-        new Tally(total * 3, 0, 0, 0, 0),
+        new TrialCounts(total * 3, 0, 0, 0, 0),
         "all",
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
@@ -154,7 +155,7 @@ class HtmlReportTest {
             "e",
             "planned",
             List.of(),
-            new Tally(0, 0, 0, 6, 0),
+            new TrialCounts(0, 0, 0, 6, 0),
             null,
             List.of(),
             Map.of(),

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.ReportData;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Trial;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Trial;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,7 @@ class ReportLoaderTest {
 
       assertEquals("all", data.job());
       assertEquals(List.of("case", "bs"), data.paramNames());
-      assertEquals(new ReportData.Tally(15, 1, 0, 0, 0), data.tally());
+      assertEquals(new TrialCounts(15, 1, 0, 0, 0), data.counts());
       assertEquals(List.of(new ReportData.Host("server", "srv1", "6.6.0")), data.hosts());
       Cell last = data.cells().get(3);
       assertEquals("case=ra-2M/bs=32M", last.label());

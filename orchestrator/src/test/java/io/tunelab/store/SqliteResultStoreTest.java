@@ -12,7 +12,6 @@ import io.tunelab.TunelabException;
 import io.tunelab.store.ResultStore.ExperimentSummary;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.ResultStore.TrialCounts;
 import io.tunelab.store.ResultStore.TrialRef;
 import java.nio.file.Files;
 import java.nio.file.Path;

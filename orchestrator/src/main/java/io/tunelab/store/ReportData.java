@@ -1,4 +1,4 @@
-package io.tunelab.report;
+package io.tunelab.store;
 
 import io.tunelab.stats.Summary;
 import java.util.List;
@@ -19,7 +19,7 @@ public record ReportData(
     String name,
     String status,
     List<Host> hosts,
-    Tally tally,
+    TrialCounts counts,
     String job,
     List<String> jobs,
     Map<String, String> units,
@@ -28,18 +28,6 @@ public record ReportData(
 
   /** A host the experiment ran on. */
   public record Host(String role, String host, String kernelRelease) {}
-
-  /** Trials of the experiment by status, warm-up trials included. */
-  public record Tally(int ok, int failed, int skipped, int pending, int running) {
-    public int total() {
-      return ok + failed + skipped + pending + running;
-    }
-
-    /** Trials that have not run to the end: pending, or running (or interrupted while running). */
-    public int unfinished() {
-      return pending + running;
-    }
-  }
 
   /**
    * One cell: its parameter values, every trial (warm-ups flagged) by repetition, and the
