@@ -5,7 +5,6 @@ import io.tunelab.report.ExportFormat;
 import io.tunelab.report.SampleWriter;
 import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.SampleCursor;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.store.TrialCounts;
 import java.io.BufferedWriter;
@@ -69,7 +68,7 @@ final class ExportCommand implements Callable<Integer> {
       StoredExperiment found = ExperimentFinder.find(store, experiment);
       TrialCounts counts = store.trialCounts(found.id());
       try (Writer out = open()) {
-        SampleCursor.stream(store, found.id(), new SampleWriter(out, chosen));
+        store.exportSamples(found.id(), new SampleWriter(out, chosen));
       } catch (UncheckedIOException | IOException e) {
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new TunelabException(

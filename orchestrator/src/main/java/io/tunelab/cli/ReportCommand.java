@@ -7,7 +7,7 @@ import io.tunelab.report.Report;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ReportData;
-import io.tunelab.store.ReportLoader;
+import io.tunelab.store.ReportSelection;
 import io.tunelab.store.SqliteResultStore;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -103,7 +103,7 @@ final class ReportCommand implements Callable<Integer> {
     Report report;
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
       long id = ExperimentFinder.find(store, experiment).id();
-      ReportData data = ReportLoader.load(store, id, new ReportLoader.Selection(job, metric));
+      ReportData data = store.report(id, new ReportSelection(job, metric));
       report = Report.build(data, new Report.Options(rows, cols, metric));
     }
     PrintWriter err = spec.commandLine().getErr();
@@ -160,6 +160,6 @@ final class ReportCommand implements Callable<Integer> {
    * The classic report of one experiment, as {@code run} and {@code resume} print it at the end.
    */
   static String render(SqliteResultStore store, Path db, long experimentId) {
-    return ClassicReport.render(ReportLoader.load(store, experimentId));
+    return ClassicReport.render(store.report(experimentId));
   }
 }

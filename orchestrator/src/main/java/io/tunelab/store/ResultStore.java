@@ -104,8 +104,11 @@ public interface ResultStore extends AutoCloseable {
       int repeat,
       int warmup) {}
 
-  /** One measured value; {@code job} is e.g. {@code dd.0} or {@code all} for the aggregate. */
-  record Sample(String job, String metric, double value, String unit) {}
+  /** One measured value; {@code job} is e.g. {@code dd.0}, or {@link #AGGREGATE_JOB}. */
+  record Sample(String job, String metric, double value, String unit) {
+    /** The job of a trial's whole workload: every job and process together. */
+    public static final String AGGREGATE_JOB = "all";
+  }
 
   /** One knob on one host as this trial ran it. */
   record SettingRow(

@@ -6,7 +6,6 @@ import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.timed;
 
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ReportLoader;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
@@ -25,7 +24,7 @@ class ClassicReportGoldenTest {
   @TempDir Path dir;
 
   private String report(long id, SqliteResultStore store) {
-    return ClassicReport.render(ReportLoader.load(store, id));
+    return ClassicReport.render(store.report(id));
   }
 
   @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.QueryRunner;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
@@ -111,7 +110,7 @@ class SavedQueryAnswersTest {
   private static ResultTable query(String file) throws IOException {
     String root = System.getenv("TUNELAB_ROOT");
     Path path = Path.of(root == null ? ".." : root, "db", "queries", file);
-    return QueryRunner.run(db, Files.readString(path));
+    return SqliteResultStore.query(db, Files.readString(path));
   }
 
   private static List<Object> column(ResultTable t, String name) {

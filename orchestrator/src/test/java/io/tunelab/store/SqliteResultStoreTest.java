@@ -45,7 +45,7 @@ class SqliteResultStoreTest {
     }
 
     assertEquals(first, rows("SELECT version, name, applied_at FROM schema_version"));
-    assertEquals(Migrations.bundled().size(), first.size());
+    assertEquals(SqliteMigrations.bundled().size(), first.size());
     assertEquals(List.of(1L, "V1__init.sql", "2024-05-01T12:00:00.000Z"), first.get(0));
     assertEquals("wal", rows("PRAGMA journal_mode").get(0).get(0));
   }
@@ -313,13 +313,7 @@ class SqliteResultStoreTest {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
       long id = store.createExperiment(experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))));
       store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(10));
-      store.transaction(
-          "delete",
-          c -> {
-            try (Statement st = c.createStatement()) {
-              return st.executeUpdate("DELETE FROM experiments WHERE id = " + id);
-            }
-          });
+      store.query("DELETE FROM experiments WHERE id = " + id);
     }
     for (String table :
         List.of("cells", "cell_params", "trials", "samples", "settings", "cell_stats")) {

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ReportLoaderTest {
+class SqliteReportLoaderTest {
   @TempDir Path dir;
 
   @Test
@@ -22,7 +22,7 @@ class ReportLoaderTest {
       ids = Fixtures.readaheadStudy(store);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      ReportData data = ReportLoader.load(store, ids[1]);
+      ReportData data = store.report(ids[1]);
 
       assertEquals("all", data.job());
       assertEquals(List.of("case", "bs"), data.paramNames());
@@ -44,7 +44,7 @@ class ReportLoaderTest {
     Path db = dir.resolve("r.db");
     SqliteResultStore.open(db).close();
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      TunelabException e = assertThrows(TunelabException.class, () -> ReportLoader.load(store, 99));
+      TunelabException e = assertThrows(TunelabException.class, () -> store.report(99));
 
       assertEquals(TunelabException.BAD_INPUT, e.exitCode());
       assertEquals("no experiment 99", e.getMessage());
