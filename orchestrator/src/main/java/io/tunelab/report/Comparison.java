@@ -390,7 +390,7 @@ public record Comparison(
 
   private static String experimentName(ReportData d) {
     return String.format(
-        Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status());
+        Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status().text());
   }
 
   private static String hostLine(ReportData d) {

@@ -15,6 +15,7 @@ import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,14 +127,12 @@ final class JsonOutput {
     Map<String, Object> e = new LinkedHashMap<>();
     e.put("id", d.experimentId());
     e.put("name", d.name());
-    e.put("status", d.status());
+    e.put("status", d.status().text());
     Map<String, Object> trials = new LinkedHashMap<>();
     trials.put("total", d.counts().total());
-    trials.put("ok", d.counts().ok());
-    trials.put("failed", d.counts().failed());
-    trials.put("skipped", d.counts().skipped());
-    trials.put("pending", d.counts().pending());
-    trials.put("running", d.counts().running());
+    for (TrialStatus status : TrialStatus.values()) {
+      trials.put(status.text(), d.counts().of(status));
+    }
     e.put("trials", trials);
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (ReportData.Host h : d.hosts()) {
@@ -164,7 +163,7 @@ final class JsonOutput {
     cell.putAll(s == null ? emptyStat() : stat(null, s, LEVEL));
     List<Object> values = new ArrayList<>();
     for (Trial t : c.measured()) {
-      Double v = metric == null || !t.status().equals("ok") ? null : t.value(metric);
+      Double v = metric == null || t.status() != TrialStatus.OK ? null : t.value(metric);
       values.add(v);
     }
     cell.put("values", values);
@@ -220,7 +219,7 @@ final class JsonOutput {
     List<Map<String, Object>> failed = new ArrayList<>();
     for (Cell c : d.cells()) {
       for (Trial t : c.trials()) {
-        if (t.status().equals("failed")) {
+        if (t.status() == TrialStatus.FAILED) {
           Map<String, Object> f = new LinkedHashMap<>();
           f.put("cell", c.ordinal());
           f.put("label", c.label());

@@ -6,11 +6,14 @@ import io.tunelab.report.Table.Column;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -97,10 +100,11 @@ public record Report(
         new StringBuilder(
             String.format(Locale.ROOT, "%s: %d of %d trials ok", data.title(), t.ok(), t.total()));
     List<String> rest = new ArrayList<>();
-    addCount(rest, t.failed(), "failed");
-    addCount(rest, t.skipped(), "skipped");
-    addCount(rest, t.pending(), "pending");
-    addCount(rest, t.running(), "running");
+    for (TrialStatus status : TrialStatus.values()) {
+      if (status != TrialStatus.OK && t.of(status) > 0) {
+        rest.add(t.of(status) + " " + status.text());
+      }
+    }
     if (!rest.isEmpty()) {
       line.append("; ").append(String.join(", ", rest));
     }
@@ -121,12 +125,6 @@ public record Report(
     return metric == null ? null : data.unit(metric);
   }
 
-  private static void addCount(List<String> parts, int count, String what) {
-    if (count > 0) {
-      parts.add(count + " " + what);
-    }
-  }
-
   private static List<String> preamble(ReportData data) {
     List<String> lines = new ArrayList<>();
     if (!data.hosts().isEmpty()) {
@@ -137,7 +135,7 @@ public record Report(
       }
       lines.add("hosts: " + String.join(", ", hosts));
     }
-    if (data.job() != null && !data.job().equals("all")) {
+    if (data.job() != null && !data.job().equals(Sample.AGGREGATE_JOB)) {
       lines.add("job: " + data.job());
     }
     return lines;
@@ -147,7 +145,7 @@ public record Report(
     List<String> lines = new ArrayList<>();
     for (Cell cell : data.cells()) {
       for (Trial t : cell.trials()) {
-        if (t.status().equals("failed")) {
+        if (t.status() == TrialStatus.FAILED) {
           String error =
               t.error() == null ? "" : ": " + t.error().strip().lines().findFirst().orElse("");
           lines.add(
@@ -174,7 +172,7 @@ public record Report(
     Set<Integer> cells = new LinkedHashSet<>();
     for (Cell cell : data.cells()) {
       for (Trial trial : cell.trials()) {
-        if (trial.status().equals("pending") || trial.status().equals("running")) {
+        if (trial.status().unfinished()) {
           cells.add(cell.ordinal());
         }
       }
@@ -185,7 +183,7 @@ public record Report(
             + String.join(", ", shown)
             + (cells.size() > shown.size() ? " … (" + cells.size() + " cells)" : "");
     String trials = t.unfinished() + " of " + t.total() + " trials";
-    if (data.status().equals("running")) {
+    if (data.status() == ExperimentStatus.RUNNING) {
       return "still running: " + trials + " to go (" + which + ")";
     }
     return "unfinished: "
@@ -353,10 +351,10 @@ public record Report(
         Double v = m == null ? null : t.value(m);
         row.add(
             switch (t.status()) {
-              case "ok" -> v == null ? new Absent("?") : new Table.Number(v);
-              case "failed" -> new Absent("fail");
-              case "skipped" -> new Absent("skip");
-              default -> new Absent("-");
+              case OK -> v == null ? new Absent("?") : new Table.Number(v);
+              case FAILED -> new Absent("fail");
+              case SKIPPED -> new Absent("skip");
+              case PENDING, RUNNING -> new Absent("-");
             });
       }
     }

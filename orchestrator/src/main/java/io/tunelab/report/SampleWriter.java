@@ -83,7 +83,7 @@ public final class SampleWriter implements SampleSink {
     number(r.rep());
     number(r.seq());
     number(r.warmup() ? 1 : 0);
-    text(r.status());
+    text(r.status().text());
     text(r.startedAt());
     text(r.job());
     text(r.metric());

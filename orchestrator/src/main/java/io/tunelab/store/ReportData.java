@@ -17,7 +17,7 @@ import java.util.Map;
 public record ReportData(
     long experimentId,
     String name,
-    String status,
+    ExperimentStatus status,
     List<Host> hosts,
     TrialCounts counts,
     String job,
@@ -48,7 +48,7 @@ public record ReportData(
     /** The values of {@code metric} of the ok, non-warm-up trials: what the statistics cover. */
     public double[] values(String metric) {
       return trials.stream()
-          .filter(t -> !t.warmup() && t.status().equals("ok") && t.value(metric) != null)
+          .filter(t -> !t.warmup() && t.status() == TrialStatus.OK && t.value(metric) != null)
           .mapToDouble(t -> t.value(metric))
           .toArray();
     }
@@ -59,7 +59,7 @@ public record ReportData(
    * (by metric name); a metric that was not measured is absent.
    */
   public record Trial(
-      int rep, boolean warmup, String status, String error, Map<String, Double> values) {
+      int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
 
     /** The reported job's time, null when not measured. */
     public Double seconds() {

@@ -20,9 +20,10 @@ public interface ResultStore extends AutoCloseable {
   void recordVariables(long experimentId, Map<String, String> variables);
 
   /**
-   * Sets {@code running} (with started_at), {@code finished}, {@code failed}, {@code interrupted}.
+   * Sets the status; {@code running} stamps started_at (the first time) and clears finished_at,
+   * {@code finished}, {@code failed} and {@code interrupted} stamp finished_at.
    */
-  void setExperimentStatus(long experimentId, String status);
+  void setExperimentStatus(long experimentId, ExperimentStatus status);
 
   /** The experiment by id, or the latest one with that name. */
   Optional<StoredExperiment> findExperiment(String idOrName);
@@ -96,7 +97,7 @@ public interface ResultStore extends AutoCloseable {
   record StoredExperiment(
       long id,
       String name,
-      String status,
+      ExperimentStatus status,
       String matrixYaml,
       String matrixPath,
       String order,
@@ -125,16 +126,16 @@ public interface ResultStore extends AutoCloseable {
   record ExperimentSummary(
       long id,
       String name,
-      String status,
+      ExperimentStatus status,
       String createdAt,
       String startedAt,
       String finishedAt,
       int cells,
       TrialCounts trials) {}
 
-  /** What a trial produced. {@code status} is {@code ok} or {@code failed}. */
+  /** What a trial produced. {@code status} is {@code ok}, {@code failed} or {@code skipped}. */
   record TrialResult(
-      String status,
+      TrialStatus status,
       String error,
       double workloadSeconds,
       List<Sample> samples,

@@ -17,7 +17,7 @@ public record SampleRow(
     int rep,
     int seq,
     boolean warmup,
-    String status,
+    TrialStatus status,
     String startedAt,
     String job,
     String metric,

@@ -15,7 +15,7 @@ import java.util.List;
 final class SqliteCellStatistics {
   private static final String VALUES =
       "SELECT s.job, s.metric, s.unit, s.value FROM samples s JOIN trials t ON t.id = s.trial_id"
-          + " WHERE t.cell_id = ? AND t.status = 'ok' AND t.warmup = 0 AND s.value IS NOT NULL"
+          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL"
           + " ORDER BY s.job, s.metric, t.rep, t.seq";
 
   private SqliteCellStatistics() {}
@@ -31,7 +31,7 @@ final class SqliteCellStatistics {
                 db,
                 "INSERT INTO cell_stats (cell_id, job, metric, unit, n, mean, stddev_pop,"
                     + " stddev_samp, min, median, max) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-      select.setLong(1, cellId);
+      SqliteStatements.bindAll(select, cellId, TrialStatus.OK.text());
       try (ResultSet rs = select.executeQuery()) {
         Group group = null;
         while (rs.next()) {

@@ -62,7 +62,7 @@ final class SqliteExperiments {
             new StoredExperiment(
                 rs.getLong(1),
                 rs.getString(2),
-                rs.getString(3),
+                ExperimentStatus.of(rs.getString(3)),
                 rs.getString(4),
                 rs.getString(5),
                 rs.getString(6),
@@ -90,7 +90,7 @@ final class SqliteExperiments {
                   new ExperimentSummary(
                       rs.getLong("experiment_id"),
                       rs.getString("name"),
-                      rs.getString("status"),
+                      ExperimentStatus.of(rs.getString("status")),
                       rs.getString("created_at"),
                       rs.getString("started_at"),
                       rs.getString("finished_at"),
@@ -170,9 +170,9 @@ final class SqliteExperiments {
               c.prepareStatement(
                   "SELECT t.id, t.cell_id, c.ordinal, t.rep, t.seq, t.warmup"
                       + " FROM trials t JOIN cells c ON c.id = t.cell_id"
-                      + " WHERE t.experiment_id = ? AND t.status IN ('pending', 'running')"
-                      + " ORDER BY t.seq")) {
-            ps.setLong(1, experimentId);
+                      + " WHERE t.experiment_id = ? AND t.status IN (?, ?) ORDER BY t.seq")) {
+            SqliteStatements.bindAll(
+                ps, experimentId, TrialStatus.PENDING.text(), TrialStatus.RUNNING.text());
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
                 refs.add(

@@ -24,12 +24,6 @@ import java.util.TreeMap;
  * the metrics asked for, and the statistics of one job. A handful of queries whatever the size.
  */
 final class SqliteReportLoader {
-  // One String per status rather than one per trial.
-  private static final Map<String, String> STATUSES =
-      Map.of(
-          "ok", "ok", "failed", "failed", "skipped", "skipped", "pending", "pending", "running",
-          "running");
-
   private final Connection db;
 
   private SqliteReportLoader(Connection db) {
@@ -48,7 +42,7 @@ final class SqliteReportLoader {
 
   private ReportData load(long id, ReportSelection selection) throws SQLException {
     String name;
-    String status;
+    ExperimentStatus status;
     TrialCounts counts;
     try (PreparedStatement ps =
         db.prepareStatement(
@@ -60,7 +54,7 @@ final class SqliteReportLoader {
           throw new TunelabException(TunelabException.BAD_INPUT, "no experiment " + id);
         }
         name = rs.getString(1);
-        status = rs.getString(2);
+        status = ExperimentStatus.of(rs.getString(2));
         counts = SqliteExperiments.counts(rs, 3);
       }
     }
@@ -166,12 +160,11 @@ final class SqliteReportLoader {
               values.put(metrics.get(m), v);
             }
           }
-          String status = rs.getString(4);
           trials.add(
               new Trial(
                   rs.getInt(2),
                   rs.getInt(3) != 0,
-                  STATUSES.getOrDefault(status, status),
+                  TrialStatus.of(rs.getString(4)),
                   rs.getString(5),
                   values));
         }

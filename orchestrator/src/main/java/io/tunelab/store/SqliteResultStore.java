@@ -112,7 +112,7 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   @Override
-  public void setExperimentStatus(long experimentId, String status) {
+  public void setExperimentStatus(long experimentId, ExperimentStatus status) {
     trials.setExperimentStatus(experimentId, status);
   }
 

@@ -71,7 +71,7 @@ final class SqliteSampleCursor {
         int rep = 0;
         int seq = 0;
         boolean warmup = false;
-        String status = null;
+        TrialStatus status = null;
         String startedAt = null;
         while (rs.next()) {
           if (rs.getLong(1) != trial) {
@@ -81,7 +81,7 @@ final class SqliteSampleCursor {
             rep = rs.getInt(7);
             seq = rs.getInt(8);
             warmup = rs.getInt(9) != 0;
-            status = rs.getString(10);
+            status = TrialStatus.of(rs.getString(10));
             startedAt = rs.getString(11);
           }
           double value = rs.getDouble(4);

@@ -10,17 +10,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Writes progress while an experiment runs: its status, each trial's start, and each trial's
  * outcome with its samples, settings and its cell's refreshed statistics, in one transaction.
  */
 final class SqliteTrialWriter {
-  private static final Set<String> EXPERIMENT_STATUSES =
-      Set.of("planned", "running", "finished", "failed", "interrupted");
-  private static final Set<String> TRIAL_OUTCOMES = Set.of("ok", "failed", "skipped");
-
   private final SqliteTransactions tx;
   private final Timestamps time;
 
@@ -30,35 +25,32 @@ final class SqliteTrialWriter {
   }
 
   /** See {@link ResultStore#setExperimentStatus}. */
-  void setExperimentStatus(long experimentId, String status) {
-    if (!EXPERIMENT_STATUSES.contains(status)) {
-      throw new IllegalArgumentException("no experiment status " + status);
-    }
+  void setExperimentStatus(long experimentId, ExperimentStatus status) {
     String now = time.now();
     int changed =
         tx.transaction(
             "set status of experiment " + experimentId,
             c ->
                 switch (status) {
-                  case "running" ->
+                  case RUNNING ->
                       update(
                           c,
                           "UPDATE experiments SET status = ?, started_at = coalesce(started_at, ?),"
                               + " finished_at = NULL WHERE id = ?",
-                          status,
+                          status.text(),
                           now,
                           experimentId);
-                  case "planned" ->
+                  case PLANNED ->
                       update(
                           c,
                           "UPDATE experiments SET status = ? WHERE id = ?",
-                          status,
+                          status.text(),
                           experimentId);
                   default ->
                       update(
                           c,
                           "UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?",
-                          status,
+                          status.text(),
                           now,
                           experimentId);
                 });
@@ -75,8 +67,9 @@ final class SqliteTrialWriter {
           long cellId = cellOf(c, trialId);
           update(
               c,
-              "UPDATE trials SET status = 'running', started_at = ?, finished_at = NULL,"
+              "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
                   + " error = NULL, workload_seconds = NULL WHERE id = ?",
+              TrialStatus.RUNNING.text(),
               time.now(),
               trialId);
           // A trial run again must not leave its old samples in the statistics.
@@ -89,7 +82,7 @@ final class SqliteTrialWriter {
 
   /** See {@link ResultStore#finishTrial}. */
   void finishTrial(long trialId, TrialResult result) {
-    if (!TRIAL_OUTCOMES.contains(result.status())) {
+    if (!result.status().finished()) {
       throw new IllegalArgumentException("a trial cannot finish as " + result.status());
     }
     tx.transaction(
@@ -101,7 +94,7 @@ final class SqliteTrialWriter {
               c,
               "UPDATE trials SET status = ?, started_at = coalesce(started_at, ?),"
                   + " finished_at = ?, error = ?, workload_seconds = ? WHERE id = ?",
-              result.status(),
+              result.status().text(),
               now,
               now,
               result.error(),

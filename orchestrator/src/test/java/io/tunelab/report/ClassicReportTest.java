@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
 import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,7 @@ class ClassicReportTest {
         new ReportData(
             7,
             "nfs",
-            "running",
+            ExperimentStatus.RUNNING,
             List.of(),
             new TrialCounts(12, 1, 2, 3, 1),
             "all",
@@ -60,13 +62,13 @@ class ClassicReportTest {
             1,
             "",
             Map.of(),
-            List.of(new Trial(1, false, "ok", null, Map.of("seconds", 2.0))),
+            List.of(new Trial(1, false, TrialStatus.OK, null, Map.of("seconds", 2.0))),
             Map.of("seconds", new Stat("s", Summary.of(new double[] {2.0}))));
     ReportData data =
         new ReportData(
             1,
             "one",
-            "finished",
+            ExperimentStatus.FINISHED,
             List.of(),
             new TrialCounts(1, 0, 0, 0, 0),
             "dd.0",

@@ -32,7 +32,7 @@ class SqliteReportLoaderTest {
       assertEquals("case=ra-2M/bs=32M", last.label());
       assertEquals(List.of(0, 1, 2, 3), last.trials().stream().map(Trial::rep).toList());
       assertEquals(true, last.trials().get(0).warmup());
-      assertEquals("failed", last.trials().get(3).status());
+      assertEquals(TrialStatus.FAILED, last.trials().get(3).status());
       assertEquals(null, last.trials().get(3).seconds());
       assertEquals(15.125, last.trials().get(1).seconds());
       assertEquals(2, last.stats().get("mib_per_s").n());
