@@ -2,11 +2,10 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison;
-import io.tunelab.report.ReportData;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
-import io.tunelab.store.ReportLoader;
-import io.tunelab.store.ReportLoader.Selection;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportSelection;
 import io.tunelab.store.SqliteResultStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -100,9 +99,9 @@ final class CompareCommand implements Callable<Integer> {
               TunelabException.BAD_INPUT,
               "compare needs two experiments (compare A B), or --axis NAME=BASE,NEW");
         }
-        ReportData base = load(store, experiments.get(0), new Selection(job, metric));
+        ReportData base = load(store, experiments.get(0), new ReportSelection(job, metric));
         String m = chosenMetric(base);
-        ReportData next = load(store, experiments.get(1), new Selection(base.job(), m));
+        ReportData next = load(store, experiments.get(1), new ReportSelection(base.job(), m));
         sides.add(base);
         sides.add(next);
         comparison = Comparison.experiments(base, next, m, options);
@@ -112,7 +111,7 @@ final class CompareCommand implements Callable<Integer> {
               TunelabException.BAD_INPUT, "with --axis, compare takes one experiment, not two");
         }
         String name = experiments.isEmpty() ? null : experiments.get(0);
-        ReportData data = load(store, name, new Selection(job, metric));
+        ReportData data = load(store, name, new ReportSelection(job, metric));
         sides.add(data);
         comparison = Comparison.axis(data, axis, chosenMetric(data), options);
       }
@@ -126,8 +125,8 @@ final class CompareCommand implements Callable<Integer> {
     return code;
   }
 
-  private static ReportData load(SqliteResultStore store, String experiment, Selection s) {
-    return ReportLoader.load(store, ExperimentFinder.find(store, experiment).id(), s);
+  private static ReportData load(SqliteResultStore store, String experiment, ReportSelection s) {
+    return store.report(ExperimentFinder.find(store, experiment).id(), s);
   }
 
   private String chosenMetric(ReportData base) {

@@ -3,11 +3,9 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.report.ExportFormat;
 import io.tunelab.report.SampleWriter;
-import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.ResultStore.TrialCounts;
-import io.tunelab.store.SampleCursor;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCounts;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -22,7 +20,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -39,11 +36,7 @@ import picocli.CommandLine.Spec;
       "Exits 1 after writing when the experiment has trials that have not run."
     })
 final class ExportCommand implements Callable<Integer> {
-  @Parameters(
-      paramLabel = "EXPERIMENT",
-      arity = "0..1",
-      description = "Experiment id or name (default: the latest).")
-  String experiment;
+  @Mixin ExperimentArgument experiment;
 
   @Option(
       names = "--format",
@@ -66,10 +59,10 @@ final class ExportCommand implements Callable<Integer> {
   public Integer call() {
     ExportFormat chosen = ExportFormat.named(format);
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
-      StoredExperiment found = ExperimentFinder.find(store, experiment);
+      StoredExperiment found = experiment.find(store);
       TrialCounts counts = store.trialCounts(found.id());
       try (Writer out = open()) {
-        SampleCursor.stream(store, found.id(), new SampleWriter(out, chosen));
+        store.exportSamples(found.id(), new SampleWriter(out, chosen));
       } catch (UncheckedIOException | IOException e) {
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new TunelabException(
@@ -79,24 +72,14 @@ final class ExportCommand implements Callable<Integer> {
                 + ": "
                 + ReportCommand.reason(cause));
       }
-      if (counts.unfinished() > 0) {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println(
-            "tunelab: experiment "
-                + found.id()
-                + " ("
-                + found.name()
-                + ") is "
-                + found.status()
-                + ": "
-                + counts.unfinished()
-                + " of "
-                + counts.total()
-                + " trials have not run; exported what exists");
-        return TunelabException.TRIALS_FAILED;
-      }
+      return ReportCommand.unfinished(
+          found.id(),
+          found.name(),
+          found.status(),
+          counts,
+          "exported",
+          spec.commandLine().getErr());
     }
-    return 0;
   }
 
   // Standard output goes through picocli's writer so that tests can capture it; a file

@@ -1,7 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
-import io.tunelab.store.QueryRunner;
+import io.tunelab.store.SqliteResultStore;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,7 +32,9 @@ final class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getOut().print(TableFormat.render(QueryRunner.run(db.path(), sql), format));
+    spec.commandLine()
+        .getOut()
+        .print(TableFormat.render(SqliteResultStore.query(db.path(), sql), format));
     return 0;
   }
 

@@ -4,11 +4,12 @@ import io.tunelab.TunelabException;
 import io.tunelab.report.ClassicReport;
 import io.tunelab.report.HtmlReport;
 import io.tunelab.report.Report;
-import io.tunelab.report.ReportData;
 import io.tunelab.report.ReportFormat;
-import io.tunelab.store.ExperimentFinder;
-import io.tunelab.store.ReportLoader;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportSelection;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCounts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -38,11 +38,7 @@ import picocli.CommandLine.Spec;
       "Exits 1 after printing when the experiment has trials that have not run."
     })
 final class ReportCommand implements Callable<Integer> {
-  @Parameters(
-      paramLabel = "EXPERIMENT",
-      arity = "0..1",
-      description = "Experiment id or name (default: the latest).")
-  String experiment;
+  @Mixin ExperimentArgument experiment;
 
   @Option(
       names = "--rows",
@@ -102,8 +98,8 @@ final class ReportCommand implements Callable<Integer> {
     }
     Report report;
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
-      long id = ExperimentFinder.find(store, experiment).id();
-      ReportData data = ReportLoader.load(store, id, new ReportLoader.Selection(job, metric));
+      long id = experiment.find(store).id();
+      ReportData data = store.report(id, new ReportSelection(job, metric));
       report = Report.build(data, new Report.Options(rows, cols, metric));
     }
     PrintWriter err = spec.commandLine().getErr();
@@ -118,21 +114,37 @@ final class ReportCommand implements Callable<Integer> {
 
   /** Exit code 1, with a note on standard error, for an experiment with trials left to run. */
   static int unfinished(ReportData data, PrintWriter err) {
-    if (data.tally().unfinished() == 0) {
+    return unfinished(data.experimentId(), data.name(), data.status(), data.counts(), "shown", err);
+  }
+
+  /**
+   * Exit code 1, with a note on standard error, for an experiment with trials left to run; {@code
+   * done} says what the command did with the rest ({@code shown}, {@code exported}).
+   */
+  static int unfinished(
+      long id,
+      String name,
+      ExperimentStatus status,
+      TrialCounts counts,
+      String done,
+      PrintWriter err) {
+    if (counts.unfinished() == 0) {
       return 0;
     }
     err.println(
         "tunelab: experiment "
-            + data.experimentId()
+            + id
             + " ("
-            + data.name()
+            + name
             + ") is "
-            + data.status()
+            + status.text()
             + ": "
-            + data.tally().unfinished()
+            + counts.unfinished()
             + " of "
-            + data.tally().total()
-            + " trials have not run; shown what exists");
+            + counts.total()
+            + " trials have not run; "
+            + done
+            + " what exists");
     return TunelabException.TRIALS_FAILED;
   }
 
@@ -160,6 +172,6 @@ final class ReportCommand implements Callable<Integer> {
    * The classic report of one experiment, as {@code run} and {@code resume} print it at the end.
    */
   static String render(SqliteResultStore store, Path db, long experimentId) {
-    return ClassicReport.render(ReportLoader.load(store, experimentId));
+    return ClassicReport.render(store.report(experimentId));
   }
 }

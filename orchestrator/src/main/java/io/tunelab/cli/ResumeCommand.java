@@ -3,6 +3,7 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
 import java.util.concurrent.Callable;
@@ -42,7 +43,7 @@ final class ResumeCommand implements Callable<Integer> {
                           TunelabException.BAD_INPUT,
                           "no experiment '" + experiment + "' in " + db.path()));
     }
-    if (stored.status().equals("finished")) {
+    if (stored.status() == ExperimentStatus.FINISHED) {
       throw new TunelabException(
           TunelabException.BAD_INPUT,
           "experiment " + stored.id() + " (" + stored.name() + ") is finished: nothing to resume");

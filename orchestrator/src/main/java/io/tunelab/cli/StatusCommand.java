@@ -1,8 +1,8 @@
 package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
-import io.tunelab.store.QueryRunner;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.SqliteResultStore;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +28,7 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResultTable table = QueryRunner.run(db.path(), SQL);
+    ResultTable table = SqliteResultStore.query(db.path(), SQL);
     spec.commandLine().getOut().print(TableFormat.render(table, "table"));
     return 0;
   }

@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.store.ReportData;
 import java.util.List;
 import java.util.Map;
 

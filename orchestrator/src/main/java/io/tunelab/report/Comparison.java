@@ -1,12 +1,13 @@
 package io.tunelab.report;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Change;
 import io.tunelab.stats.Direction;
 import io.tunelab.stats.Welch;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -389,7 +390,7 @@ public record Comparison(
 
   private static String experimentName(ReportData d) {
     return String.format(
-        Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status());
+        Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status().text());
   }
 
   private static String hostLine(ReportData d) {

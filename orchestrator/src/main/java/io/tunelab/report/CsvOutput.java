@@ -2,11 +2,11 @@ package io.tunelab.report;
 
 import io.tunelab.report.Comparison.Aggregate;
 import io.tunelab.report.Comparison.Row;
-import io.tunelab.report.ReportData.Stat;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,11 +1,12 @@
 package io.tunelab.report;
 
 import io.tunelab.report.BarChart.Bar;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Value;
 import io.tunelab.stats.Direction;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

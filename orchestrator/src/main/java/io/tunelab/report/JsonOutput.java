@@ -5,15 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tunelab.report.Comparison.Aggregate;
 import io.tunelab.report.Comparison.Row;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
 import io.tunelab.stats.Interval;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,14 +127,12 @@ final class JsonOutput {
     Map<String, Object> e = new LinkedHashMap<>();
     e.put("id", d.experimentId());
     e.put("name", d.name());
-    e.put("status", d.status());
+    e.put("status", d.status().text());
     Map<String, Object> trials = new LinkedHashMap<>();
-    trials.put("total", d.tally().total());
-    trials.put("ok", d.tally().ok());
-    trials.put("failed", d.tally().failed());
-    trials.put("skipped", d.tally().skipped());
-    trials.put("pending", d.tally().pending());
-    trials.put("running", d.tally().running());
+    trials.put("total", d.counts().total());
+    for (TrialStatus status : TrialStatus.values()) {
+      trials.put(status.text(), d.counts().of(status));
+    }
     e.put("trials", trials);
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (ReportData.Host h : d.hosts()) {
@@ -163,7 +163,7 @@ final class JsonOutput {
     cell.putAll(s == null ? emptyStat() : stat(null, s, LEVEL));
     List<Object> values = new ArrayList<>();
     for (Trial t : c.measured()) {
-      Double v = metric == null || !t.status().equals("ok") ? null : t.value(metric);
+      Double v = metric == null || t.status() != TrialStatus.OK ? null : t.value(metric);
       values.add(v);
     }
     cell.put("values", values);
@@ -219,7 +219,7 @@ final class JsonOutput {
     List<Map<String, Object>> failed = new ArrayList<>();
     for (Cell c : d.cells()) {
       for (Trial t : c.trials()) {
-        if (t.status().equals("failed")) {
+        if (t.status() == TrialStatus.FAILED) {
           Map<String, Object> f = new LinkedHashMap<>();
           f.put("cell", c.ordinal());
           f.put("label", c.label());

@@ -63,25 +63,14 @@ final class MarkdownOutput {
     for (Row r : c.rows()) {
       rows.add(TextOutput.comparisonCells(r));
     }
-    rows.add(aggregate(c.total(), c.rows().size(), "**TOTAL**"));
-    rows.add(aggregate(c.geomean(), c.rows().size(), "**geomean**"));
+    rows.add(TextOutput.aggregate(c.total(), c.rows().size(), "**TOTAL**"));
+    rows.add(TextOutput.aggregate(c.geomean(), c.rows().size(), "**geomean**"));
     table(out, header, right, rows);
     out.append('\n');
     List<String> footer = TextOutput.footer(c);
     out.append(escape(footer.get(0))).append("\n\n");
     list(out, footer.subList(1, footer.size()));
     return out.toString().stripTrailing() + "\n";
-  }
-
-  private static List<String> aggregate(Comparison.Aggregate a, int rows, String label) {
-    return List.of(
-        Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
-        Numbers.percent(a.change()),
-        Double.isNaN(a.next()) ? "-" : Numbers.fixed(a.next()),
-        "",
-        "",
-        String.valueOf(rows),
-        label);
   }
 
   private static void table(

@@ -1,6 +1,8 @@
 package io.tunelab.report;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.tunelab.store.SampleRow;
+import io.tunelab.store.SampleSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -81,7 +83,7 @@ public final class SampleWriter implements SampleSink {
     number(r.rep());
     number(r.seq());
     number(r.warmup() ? 1 : 0);
-    text(r.status());
+    text(r.status().text());
     text(r.startedAt());
     text(r.job());
     text(r.metric());

@@ -218,7 +218,8 @@ final class TextOutput {
     }
   }
 
-  private static List<String> aggregate(Aggregate a, int rows, String label) {
+  /** A TOTAL or geomean row's cells, in the columns of {@link #comparisonCells}. */
+  static List<String> aggregate(Aggregate a, int rows, String label) {
     return List.of(
         Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
         Numbers.percent(a.change()),

@@ -1,9 +1,10 @@
 package io.tunelab.report;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Outliers;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +68,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
       for (Cell cell : cells) {
         List<Trial> counted =
             cell.trials().stream()
-                .filter(t -> !t.warmup() && t.status().equals("ok") && t.value(metric) != null)
+                .filter(t -> !t.warmup() && t.status() == TrialStatus.OK && t.value(metric) != null)
                 .toList();
         double[] values = counted.stream().mapToDouble(t -> t.value(metric)).toArray();
         Caveats c = Caveats.of(values);

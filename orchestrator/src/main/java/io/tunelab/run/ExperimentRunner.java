@@ -11,6 +11,7 @@ import io.tunelab.matrix.MatrixExpander;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.PlanBuilder;
 import io.tunelab.plan.Trial;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.PlannedTrial;
@@ -95,7 +96,7 @@ public final class ExperimentRunner {
       boolean applied = false;
       try {
         restoreLeftovers(hosts, facts);
-        if (resumed != null && resumed.status().equals("running")) {
+        if (resumed != null && resumed.status() == ExperimentStatus.RUNNING) {
           // Its controller was killed (we hold every agent lock): release what its setup made.
           teardown(
               hosts, matrix, matrix.setup(), new LinkedHashMap<>(store.variables(resumed.id())));
@@ -109,7 +110,7 @@ public final class ExperimentRunner {
         experimentId = resumed != null ? resumed.id() : create(matrix, cells);
         recordHosts(experimentId, matrix.roles(), facts);
         store.recordVariables(experimentId, vars);
-        store.setExperimentStatus(experimentId, "running");
+        store.setExperimentStatus(experimentId, ExperimentStatus.RUNNING);
         Map<String, HostKnobState> states = new LinkedHashMap<>();
         for (AgentSession s : hosts.all()) {
           states.put(s.host(), new HostKnobState(originals.getOrDefault(s.host(), Map.of())));
@@ -121,7 +122,8 @@ public final class ExperimentRunner {
         return summary;
       } catch (RuntimeException e) {
         if (experimentId > 0) {
-          store.setExperimentStatus(experimentId, interrupted ? "interrupted" : "failed");
+          store.setExperimentStatus(
+              experimentId, interrupted ? ExperimentStatus.INTERRUPTED : ExperimentStatus.FAILED);
         }
         throw e;
       } finally {

@@ -3,6 +3,7 @@ package io.tunelab.run;
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,7 @@ public final class InterruptedTeardown {
       ResultStore store, Function<Matrix, HostConnector> connectors, Consumer<String> out) {
     int failed = 0;
     for (ResultStore.ExperimentSummary e : store.experiments()) {
-      if (!e.status().equals("running")) {
+      if (e.status() != ExperimentStatus.RUNNING) {
         continue;
       }
       ResultStore.StoredExperiment stored =
@@ -44,7 +45,7 @@ public final class InterruptedTeardown {
         problems = List.of(ex.getMessage());
       }
       if (problems.isEmpty()) {
-        store.setExperimentStatus(e.id(), "interrupted");
+        store.setExperimentStatus(e.id(), ExperimentStatus.INTERRUPTED);
         out.accept(
             which
                 + ": teardown done, marked interrupted; `tunelab resume "

@@ -2,10 +2,12 @@ package io.tunelab.run;
 
 import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.Cell;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.TrialStatus;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -69,7 +71,11 @@ final class TrialLoop {
         store.finishTrial(
             trial.trialId(),
             new TrialResult(
-                "ok", null, outcome.workloadSeconds(), outcome.samples(), outcome.settings()));
+                TrialStatus.OK,
+                null,
+                outcome.workloadSeconds(),
+                outcome.samples(),
+                outcome.settings()));
         ok++;
         double wall = (System.nanoTime() - start) / 1e9;
         overheadTotal += wall - outcome.workloadSeconds();
@@ -79,31 +85,41 @@ final class TrialLoop {
           break;
         }
         store.finishTrial(
-            trial.trialId(), new TrialResult("failed", f.getMessage(), 0, List.of(), f.settings));
+            trial.trialId(),
+            new TrialResult(TrialStatus.FAILED, f.getMessage(), 0, List.of(), f.settings));
         failed++;
         out.accept(prefix + ": FAILED: " + f.getMessage());
       } catch (AgentException e) {
         // The host is gone: record the trial, then stop; the caller restores the others.
         store.finishTrial(
-            trial.trialId(), new TrialResult("failed", e.getMessage(), 0, List.of(), List.of()));
+            trial.trialId(),
+            new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));
         throw e;
       }
       done++;
     }
     int unfinished = store.unfinishedTrials(experimentId).size();
-    String status = interrupted.getAsBoolean() || unfinished > 0 ? "interrupted" : "finished";
+    ExperimentStatus status =
+        interrupted.getAsBoolean() || unfinished > 0
+            ? ExperimentStatus.INTERRUPTED
+            : ExperimentStatus.FINISHED;
     store.setExperimentStatus(experimentId, status);
     return new RunSummary(
-        experimentId, status, ok, failed, unfinished, ok == 0 ? 0 : overheadTotal / ok * 1000);
+        experimentId,
+        status.text(),
+        ok,
+        failed,
+        unfinished,
+        ok == 0 ? 0 : overheadTotal / ok * 1000);
   }
 
   private static String describe(List<Sample> samples) {
     double seconds = Double.NaN;
     double mib = Double.NaN;
     for (Sample s : samples) {
-      if (s.job().equals("all") && s.metric().equals("seconds")) {
+      if (s.job().equals(Sample.AGGREGATE_JOB) && s.metric().equals("seconds")) {
         seconds = s.value();
-      } else if (s.job().equals("all") && s.metric().equals("mib_per_s")) {
+      } else if (s.job().equals(Sample.AGGREGATE_JOB) && s.metric().equals("mib_per_s")) {
         mib = s.value();
       }
     }

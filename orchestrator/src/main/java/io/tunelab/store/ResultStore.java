@@ -20,9 +20,10 @@ public interface ResultStore extends AutoCloseable {
   void recordVariables(long experimentId, Map<String, String> variables);
 
   /**
-   * Sets {@code running} (with started_at), {@code finished}, {@code failed}, {@code interrupted}.
+   * Sets the status; {@code running} stamps started_at (the first time) and clears finished_at,
+   * {@code finished}, {@code failed} and {@code interrupted} stamp finished_at.
    */
-  void setExperimentStatus(long experimentId, String status);
+  void setExperimentStatus(long experimentId, ExperimentStatus status);
 
   /** The experiment by id, or the latest one with that name. */
   Optional<StoredExperiment> findExperiment(String idOrName);
@@ -96,7 +97,7 @@ public interface ResultStore extends AutoCloseable {
   record StoredExperiment(
       long id,
       String name,
-      String status,
+      ExperimentStatus status,
       String matrixYaml,
       String matrixPath,
       String order,
@@ -104,8 +105,11 @@ public interface ResultStore extends AutoCloseable {
       int repeat,
       int warmup) {}
 
-  /** One measured value; {@code job} is e.g. {@code dd.0} or {@code all} for the aggregate. */
-  record Sample(String job, String metric, double value, String unit) {}
+  /** One measured value; {@code job} is e.g. {@code dd.0}, or {@link #AGGREGATE_JOB}. */
+  record Sample(String job, String metric, double value, String unit) {
+    /** The job of a trial's whole workload: every job and process together. */
+    public static final String AGGREGATE_JOB = "all";
+  }
 
   /** One knob on one host as this trial ran it. */
   record SettingRow(
@@ -118,32 +122,20 @@ public interface ResultStore extends AutoCloseable {
       String original,
       boolean written) {}
 
-  /** Trials of one experiment by status, warm-up trials included. */
-  record TrialCounts(int ok, int failed, int skipped, int pending, int running) {
-    public int total() {
-      return ok + failed + skipped + pending + running;
-    }
-
-    /** Pending plus running: what {@code resume} would still run. */
-    public int unfinished() {
-      return pending + running;
-    }
-  }
-
   /** An experiment as {@code tunelab status} lists it; timestamps are ISO-8601 UTC or null. */
   record ExperimentSummary(
       long id,
       String name,
-      String status,
+      ExperimentStatus status,
       String createdAt,
       String startedAt,
       String finishedAt,
       int cells,
       TrialCounts trials) {}
 
-  /** What a trial produced. {@code status} is {@code ok} or {@code failed}. */
+  /** What a trial produced. {@code status} is {@code ok}, {@code failed} or {@code skipped}. */
   record TrialResult(
-      String status,
+      TrialStatus status,
       String error,
       double workloadSeconds,
       List<Sample> samples,

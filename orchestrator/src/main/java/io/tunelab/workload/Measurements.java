@@ -38,9 +38,9 @@ public final class Measurements {
       }
     }
     if (plan.parser().equals("dd")) {
-      addRates(samples, "all", totalBytes, slowest, plan.blockBytes());
+      addRates(samples, Sample.AGGREGATE_JOB, totalBytes, slowest, plan.blockBytes());
     } else {
-      samples.add(new Sample("all", "seconds", slowest, "s"));
+      samples.add(new Sample(Sample.AGGREGATE_JOB, "seconds", slowest, "s"));
     }
     return samples;
   }

@@ -5,8 +5,8 @@ import static io.tunelab.store.Fixtures.dd;
 import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.timed;
 
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ReportLoader;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
@@ -25,7 +25,7 @@ class ClassicReportGoldenTest {
   @TempDir Path dir;
 
   private String report(long id, SqliteResultStore store) {
-    return ClassicReport.render(ReportLoader.load(store, id));
+    return ClassicReport.render(store.report(id));
   }
 
   @Test
@@ -62,7 +62,7 @@ class ClassicReportGoldenTest {
             t.trialId(),
             dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB));
       }
-      store.setExperimentStatus(id, "finished");
+      store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("loop-readahead.txt", report(id, store));
@@ -80,7 +80,7 @@ class ClassicReportGoldenTest {
       for (TrialRef t : store.unfinishedTrials(id)) {
         store.finishTrial(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1));
       }
-      store.setExperimentStatus(id, "finished");
+      store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("my-reader.txt", report(id, store));

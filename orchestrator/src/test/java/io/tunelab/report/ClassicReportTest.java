@@ -3,11 +3,14 @@ package io.tunelab.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,9 +22,9 @@ class ClassicReportTest {
         new ReportData(
             7,
             "nfs",
-            "running",
+            ExperimentStatus.RUNNING,
             List.of(),
-            new Tally(12, 1, 2, 3, 1),
+            new TrialCounts(12, 1, 2, 3, 1),
             "all",
             List.of("all"),
             Map.of(),
@@ -59,15 +62,15 @@ class ClassicReportTest {
             1,
             "",
             Map.of(),
-            List.of(new Trial(1, false, "ok", null, Map.of("seconds", 2.0))),
+            List.of(new Trial(1, false, TrialStatus.OK, null, Map.of("seconds", 2.0))),
             Map.of("seconds", new Stat("s", Summary.of(new double[] {2.0}))));
     ReportData data =
         new ReportData(
             1,
             "one",
-            "finished",
+            ExperimentStatus.FINISHED,
             List.of(),
-            new Tally(1, 0, 0, 0, 0),
+            new TrialCounts(1, 0, 0, 0, 0),
             "dd.0",
             List.of("dd.0"),
             Map.of("seconds", "s"),

@@ -9,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison.Options;
 import io.tunelab.report.Comparison.Row;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +34,7 @@ class ComparisonTest {
     params.put("bs", bs);
     List<Trial> trials = new ArrayList<>();
     for (int i = 0; i < values.length; i++) {
-      trials.add(new Trial(i + 1, false, "ok", null, Map.of("mib_per_s", values[i])));
+      trials.add(new Trial(i + 1, false, TrialStatus.OK, null, Map.of("mib_per_s", values[i])));
     }
     Map<String, Stat> stats =
         values.length == 0 ? Map.of() : Map.of("mib_per_s", new Stat("MiB/s", Summary.of(values)));
@@ -42,9 +45,9 @@ class ComparisonTest {
     return new ReportData(
         id,
         "loop-readahead",
-        "finished",
+        ExperimentStatus.FINISHED,
         List.of(new ReportData.Host("disk", "local", kernel)),
-        new Tally(cells.size() * 3, 0, 0, 0, 0),
+        new TrialCounts(cells.size() * 3, 0, 0, 0, 0),
         "all",
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
@@ -140,9 +143,9 @@ class ComparisonTest {
         new ReportData(
             1,
             "t",
-            "finished",
+            ExperimentStatus.FINISHED,
             List.of(),
-            new Tally(3, 0, 0, 0, 0),
+            new TrialCounts(3, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("seconds", "s"),
@@ -152,9 +155,9 @@ class ComparisonTest {
         new ReportData(
             2,
             "t",
-            "finished",
+            ExperimentStatus.FINISHED,
             List.of(),
-            new Tally(3, 0, 0, 0, 0),
+            new TrialCounts(3, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("seconds", "s"),
@@ -199,9 +202,9 @@ class ComparisonTest {
         new ReportData(
             1,
             "x",
-            "finished",
+            ExperimentStatus.FINISHED,
             List.of(),
-            new Tally(6, 0, 0, 0, 0),
+            new TrialCounts(6, 0, 0, 0, 0),
             "all",
             List.of("all"),
             Map.of("mib_per_s", "MiB/s"),

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +49,12 @@ class HtmlReportTest {
       List<Trial> trials = new ArrayList<>();
       for (int r = 0; r < 3; r++) {
         trials.add(
-            new Trial(r + 1, false, "ok", null, Map.of("mib_per_s", values[r], "seconds", 1.0)));
+            new Trial(
+                r + 1,
+                false,
+                TrialStatus.OK,
+                null,
+                Map.of("mib_per_s", values[r], "seconds", 1.0)));
       }
       cells.add(
           new Cell(
@@ -59,9 +67,9 @@ class HtmlReportTest {
     return new ReportData(
         1,
         "study <1>",
-        "finished",
+        ExperimentStatus.FINISHED,
         List.of(),
-        new Tally(total * 3, 0, 0, 0, 0),
+        new TrialCounts(total * 3, 0, 0, 0, 0),
         "all",
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
@@ -152,9 +160,9 @@ class HtmlReportTest {
         new ReportData(
             1,
             "e",
-            "planned",
+            ExperimentStatus.PLANNED,
             List.of(),
-            new Tally(0, 0, 0, 6, 0),
+            new TrialCounts(0, 0, 0, 6, 0),
             null,
             List.of(),
             Map.of(),

@@ -6,6 +6,7 @@ import static io.tunelab.store.Fixtures.dd;
 import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.failed;
 
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
@@ -44,7 +45,7 @@ public final class Studies {
     long id = store.createExperiment(experiment("iscsi-readahead", 3, 1, cells));
     store.recordHost(id, "server", "srv1", Map.of("kernel_release", "6.6.13"));
     store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
-    store.setExperimentStatus(id, "running");
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     double[][] seconds = {
       {16.067, 16.883, 16.096}, {16.211, 16.502, 16.398}, {17.012, 16.874, 17.354},
       {9.213, 9.101, 9.344}, {9.556, 9.489, 9.601}, {10.02, 9.984, 10.113}
@@ -65,7 +66,7 @@ public final class Studies {
         store.finishTrial(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB));
       }
     }
-    store.setExperimentStatus(id, "interrupted");
+    store.setExperimentStatus(id, ExperimentStatus.INTERRUPTED);
     return id;
   }
 
@@ -98,7 +99,7 @@ public final class Studies {
     }
     long id = store.createExperiment(experiment("nfs-writeback", 3, 0, cells));
     store.recordHost(id, "client", "nfs-client", Map.of("kernel_release", kernel));
-    store.setExperimentStatus(id, "running");
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     for (TrialRef t : store.unfinishedTrials(id)) {
       double[] s = shapes.get(t.cellOrdinal() - 1);
       store.startTrial(t.trialId());
@@ -110,7 +111,7 @@ public final class Studies {
       }
       store.finishTrial(t.trialId(), dd(s[t.rep()], GIB, 1));
     }
-    store.setExperimentStatus(id, "finished");
+    store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     return id;
   }
 

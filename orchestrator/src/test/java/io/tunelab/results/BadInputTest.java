@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.report.Studies;
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
@@ -45,7 +46,7 @@ class BadInputTest {
       for (TrialRef t : store.unfinishedTrials(otherValues)) {
         store.finishTrial(t.trialId(), gib64(16));
       }
-      store.setExperimentStatus(otherValues, "finished");
+      store.setExperimentStatus(otherValues, ExperimentStatus.FINISHED);
       planned = store.createExperiment(experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"))));
     }
   }

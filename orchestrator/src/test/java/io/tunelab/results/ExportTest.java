@@ -7,12 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.report.ExportFormat;
 import io.tunelab.report.GoldenFiles;
-import io.tunelab.report.SampleRow;
-import io.tunelab.report.SampleSink;
 import io.tunelab.report.SampleWriter;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.SampleCursor;
+import io.tunelab.store.SampleRow;
+import io.tunelab.store.SampleSink;
 import io.tunelab.store.SqliteResultStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,8 +119,7 @@ class ExportTest {
     List<String> seen = new ArrayList<>();
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(Path.of(db))) {
       long count =
-          SampleCursor.stream(
-              store,
+          store.exportSamples(
               nfs,
               new SampleSink() {
                 @Override

@@ -4,14 +4,15 @@ import static io.tunelab.store.Fixtures.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.QueryRunner;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ class SavedQueryAnswersTest {
       }
     }
     long id = store.createExperiment(Fixtures.experiment("loop-readahead", 3, 0, cells));
-    store.setExperimentStatus(id, "running");
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     // Seconds to read 256 MiB, by cell: 2048 is fastest at 64M, 512 at 1M.
     double[] seconds = {1.0, 1.2, 0.8, 0.9, 0.5, 1.1};
     for (TrialRef t : store.unfinishedTrials(id)) {
@@ -91,7 +92,7 @@ class SavedQueryAnswersTest {
       store.startTrial(t.trialId());
       store.finishTrial(t.trialId(), twoReaders(s));
     }
-    store.setExperimentStatus(id, "finished");
+    store.setExperimentStatus(id, ExperimentStatus.FINISHED);
   }
 
   /** Two dd readers of 128 MiB each finishing together; the second gets a third less. */
@@ -105,13 +106,13 @@ class SavedQueryAnswersTest {
     }
     samples.add(new Sample("all", "seconds", seconds, "s"));
     samples.add(new Sample("all", "mib_per_s", total / seconds / MIB, "MiB/s"));
-    return new TrialResult("ok", null, seconds, samples, List.of());
+    return new TrialResult(TrialStatus.OK, null, seconds, samples, List.of());
   }
 
   private static ResultTable query(String file) throws IOException {
     String root = System.getenv("TUNELAB_ROOT");
     Path path = Path.of(root == null ? ".." : root, "db", "queries", file);
-    return QueryRunner.run(db, Files.readString(path));
+    return SqliteResultStore.query(db, Files.readString(path));
   }
 
   private static List<Object> column(ResultTable t, String name) {

@@ -1,11 +1,13 @@
 package io.tunelab.results;
 
+import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,7 +71,7 @@ public final class ScaleDatabase {
     }
     long id = store.createExperiment(Fixtures.experiment("scale", reps, 0, cells));
     store.recordHost(id, "local", "bench", Map.of("kernel_release", run == 0 ? "6.1.0" : "6.6.0"));
-    store.setExperimentStatus(id, "running");
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     Random random = new Random(42 + run);
     for (TrialRef t : store.unfinishedTrials(id)) {
       double seconds =
@@ -86,9 +88,10 @@ public final class ScaleDatabase {
         samples.add(new Sample(job, "iops", mib, "IO/s"));
         samples.add(new Sample(job, "iowait_pct", 20 + random.nextDouble(), "%"));
       }
-      store.finishTrial(t.trialId(), new TrialResult("ok", null, seconds, samples, List.of()));
+      store.finishTrial(
+          t.trialId(), new TrialResult(TrialStatus.OK, null, seconds, samples, List.of()));
     }
-    store.setExperimentStatus(id, "finished");
+    store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     return id;
   }
 }

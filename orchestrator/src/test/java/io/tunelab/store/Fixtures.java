@@ -81,7 +81,8 @@ public final class Fixtures {
       samples.add(new Sample(job, "mib_per_s", mibPerS, "MiB/s"));
       samples.add(new Sample(job, "iops", mibPerS / bsMiB, "IO/s"));
     }
-    return new TrialResult("ok", null, seconds, samples, List.of(readAhead("default", "128")));
+    return new TrialResult(
+        TrialStatus.OK, null, seconds, samples, List.of(readAhead("default", "128")));
   }
 
   /** A 1 GiB dd read at bs=64M. */
@@ -92,12 +93,16 @@ public final class Fixtures {
   /** A command workload without a parser: its elapsed time only. */
   public static TrialResult timed(double seconds) {
     return new TrialResult(
-        "ok", null, seconds, List.of(new Sample("all", "seconds", seconds, "s")), List.of());
+        TrialStatus.OK,
+        null,
+        seconds,
+        List.of(new Sample("all", "seconds", seconds, "s")),
+        List.of());
   }
 
   /** A failed trial. */
   public static TrialResult failed(String error) {
-    return new TrialResult("failed", error, Double.NaN, List.of(), List.of());
+    return new TrialResult(TrialStatus.FAILED, error, Double.NaN, List.of(), List.of());
   }
 
   /**
@@ -123,7 +128,7 @@ public final class Fixtures {
           "server",
           "srv1",
           Map.of("kernel_release", run == 0 ? "6.1.0" : "6.6.0", "boot_id", "b" + run));
-      store.setExperimentStatus(id, "running");
+      store.setExperimentStatus(id, ExperimentStatus.RUNNING);
       for (ResultStore.TrialRef t : store.unfinishedTrials(id)) {
         store.startTrial(t.trialId());
         if (run == 1 && t.cellOrdinal() == 4 && t.rep() == 3) {
@@ -151,7 +156,7 @@ public final class Fixtures {
             t.trialId(),
             new TrialResult(r.status(), r.error(), r.workloadSeconds(), r.samples(), settings));
       }
-      store.setExperimentStatus(id, "finished");
+      store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
     return ids;
   }

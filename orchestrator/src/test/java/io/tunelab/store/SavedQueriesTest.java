@@ -41,7 +41,7 @@ class SavedQueriesTest {
                           sql.startsWith("-- "),
                           file + " starts with a comment saying what it shows");
                       try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-                        ResultTable result = new QueryRunner(store).run(sql);
+                        ResultTable result = store.query(sql);
                         assertFalse(result.rows().isEmpty(), file + " returned no rows");
                       }
                     }))
@@ -51,8 +51,7 @@ class SavedQueriesTest {
   @Test
   void theComparisonQueryMatchesCellsByLabel() {
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      ResultTable t =
-          new QueryRunner(store).run(BundledSql.read("queries/07-compare-last-two.sql"));
+      ResultTable t = store.query(BundledSql.read("queries/07-compare-last-two.sql"));
 
       assertEquals(List.of("label", "base", "new", "change"), t.columns());
       assertEquals(4, t.rows().size());

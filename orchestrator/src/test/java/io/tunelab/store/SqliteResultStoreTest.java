@@ -12,7 +12,6 @@ import io.tunelab.TunelabException;
 import io.tunelab.store.ResultStore.ExperimentSummary;
 import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.ResultStore.TrialCounts;
 import io.tunelab.store.ResultStore.TrialRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ class SqliteResultStoreTest {
     }
 
     assertEquals(first, rows("SELECT version, name, applied_at FROM schema_version"));
-    assertEquals(Migrations.bundled().size(), first.size());
+    assertEquals(SqliteMigrations.bundled().size(), first.size());
     assertEquals(List.of(1L, "V1__init.sql", "2024-05-01T12:00:00.000Z"), first.get(0));
     assertEquals("wal", rows("PRAGMA journal_mode").get(0).get(0));
   }
@@ -83,7 +82,7 @@ class SqliteResultStoreTest {
           new StoredExperiment(
               id,
               "readahead",
-              "planned",
+              ExperimentStatus.PLANNED,
               "name: readahead\n",
               "matrices/readahead.yaml",
               "sequential",
@@ -203,7 +202,8 @@ class SqliteResultStoreTest {
       store.finishTrial(all.get(1).trialId(), Fixtures.failed("boom"));
       store.startTrial(all.get(2).trialId());
       store.finishTrial(
-          all.get(3).trialId(), new ResultStore.TrialResult("skipped", null, 0, null, null));
+          all.get(3).trialId(),
+          new ResultStore.TrialResult(TrialStatus.SKIPPED, null, 0, null, null));
       long other = store.createExperiment(experiment("other", 1, 0, List.of(cell(1, "x", "1"))));
 
       List<TrialRef> left = store.unfinishedTrials(id);
@@ -218,18 +218,20 @@ class SqliteResultStoreTest {
   void experimentStatusStampsStartAndFinish() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
       long id = store.createExperiment(experiment("status", 1, 0, List.of(cell(1, "bs", "1M"))));
-      store.setExperimentStatus(id, "running");
-      store.setExperimentStatus(id, "interrupted");
-      store.setExperimentStatus(id, "running");
+      store.setExperimentStatus(id, ExperimentStatus.RUNNING);
+      store.setExperimentStatus(id, ExperimentStatus.INTERRUPTED);
+      store.setExperimentStatus(id, ExperimentStatus.RUNNING);
       assertEquals(
           List.of(List.of("running", "2024-05-01T12:00:00.000Z")),
           rows("SELECT status, coalesce(finished_at, started_at) FROM experiments"));
-      store.setExperimentStatus(id, "finished");
+      store.setExperimentStatus(id, ExperimentStatus.FINISHED);
 
-      assertThrows(IllegalArgumentException.class, () -> store.setExperimentStatus(id, "done"));
-      assertThrows(IllegalArgumentException.class, () -> store.setExperimentStatus(99, "failed"));
+      assertThrows(IllegalArgumentException.class, () -> ExperimentStatus.of("done"));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> store.setExperimentStatus(99, ExperimentStatus.FAILED));
       ExperimentSummary s = store.experiments().get(0);
-      assertEquals("finished", s.status());
+      assertEquals(ExperimentStatus.FINISHED, s.status());
       assertEquals("2024-05-01T12:00:00.000Z", s.startedAt());
       assertEquals("2024-05-01T12:00:00.000Z", s.finishedAt());
       assertEquals(1, s.cells());
@@ -314,13 +316,7 @@ class SqliteResultStoreTest {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
       long id = store.createExperiment(experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))));
       store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(10));
-      store.transaction(
-          "delete",
-          c -> {
-            try (Statement st = c.createStatement()) {
-              return st.executeUpdate("DELETE FROM experiments WHERE id = " + id);
-            }
-          });
+      store.query("DELETE FROM experiments WHERE id = " + id);
     }
     for (String table :
         List.of("cells", "cell_params", "trials", "samples", "settings", "cell_stats")) {

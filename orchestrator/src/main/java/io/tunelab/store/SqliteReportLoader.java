@@ -1,13 +1,11 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.ReportData;
-import io.tunelab.report.ReportData.Cell;
-import io.tunelab.report.ReportData.Host;
-import io.tunelab.report.ReportData.Stat;
-import io.tunelab.report.ReportData.Tally;
-import io.tunelab.report.ReportData.Trial;
 import io.tunelab.stats.Summary;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Host;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,57 +18,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Reads what reports and comparisons show of one experiment: cells, every trial with the values of
  * the metrics asked for, and the statistics of one job. A handful of queries whatever the size.
  */
-public final class ReportLoader {
-  /** The aggregate job of concurrent workloads, reported when present. */
-  public static final String AGGREGATE_JOB = "all";
-
-  // One String per status rather than one per trial.
-  private static final Map<String, String> STATUSES =
-      Map.of(
-          "ok", "ok", "failed", "failed", "skipped", "skipped", "pending", "pending", "running",
-          "running");
-
+final class SqliteReportLoader {
   private final Connection db;
 
-  private ReportLoader(Connection db) {
+  private SqliteReportLoader(Connection db) {
     this.db = db;
   }
 
   /**
-   * Which job and metric to load.
-   *
-   * @param job null for {@code all} when recorded, else the first job by name
-   * @param metric null for {@link ReportData#mainMetric()}; loaded per trial with {@code seconds}
+   * The experiment's report data for one job and metric, read in one transaction. An unknown id,
+   * job or metric fails with exit code 2 and a message listing what there is.
    */
-  public record Selection(String job, String metric) {
-    /** The defaults: the aggregate job and the main metric. */
-    public static final Selection DEFAULT = new Selection(null, null);
+  static ReportData load(SqliteTransactions tx, long experimentId, ReportSelection selection) {
+    return tx.transaction(
+        "read experiment " + experimentId,
+        c -> new SqliteReportLoader(c).load(experimentId, selection));
   }
 
-  /** The experiment's report data with the defaults; an unknown id fails with exit code 2. */
-  public static ReportData load(SqliteResultStore store, long experimentId) {
-    return load(store, experimentId, Selection.DEFAULT);
-  }
-
-  /**
-   * The experiment's report data for one job and metric. An unknown id, job or metric fails with
-   * exit code 2 and a message listing what there is.
-   */
-  public static ReportData load(SqliteResultStore store, long experimentId, Selection selection) {
-    return store.transaction(
-        "read experiment " + experimentId, c -> new ReportLoader(c).load(experimentId, selection));
-  }
-
-  private ReportData load(long id, Selection selection) throws SQLException {
+  private ReportData load(long id, ReportSelection selection) throws SQLException {
     String name;
-    String status;
-    Tally tally;
+    ExperimentStatus status;
+    TrialCounts counts;
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT name, status, ok, failed, skipped, pending, running"
@@ -81,21 +54,22 @@ public final class ReportLoader {
           throw new TunelabException(TunelabException.BAD_INPUT, "no experiment " + id);
         }
         name = rs.getString(1);
-        status = rs.getString(2);
-        tally = new Tally(rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7));
+        status = ExperimentStatus.of(rs.getString(2));
+        counts = SqliteExperiments.counts(rs, 3);
       }
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
-    String job = job(id, name, unitsByJob, selection.job());
+    String experiment = "experiment " + id + " (" + name + ")";
+    String job = selection.job(experiment, unitsByJob);
     Map<String, String> units = job == null ? Map.of() : unitsByJob.get(job);
-    List<String> metrics = metrics(id, name, job, units, selection.metric());
+    List<String> metrics = selection.metrics(experiment, job, units);
 
-    List<CellReader.StoredCell> stored = new CellReader(db).stored(id);
+    List<SqliteCellReader.StoredCell> stored = new SqliteCellReader(db).stored(id);
     Map<Long, List<Trial>> trials = trials(id, job, metrics);
     Map<Long, Map<String, Stat>> stats = stats(id, job);
     Set<String> paramNames = new LinkedHashSet<>();
     List<Cell> cells = new ArrayList<>(stored.size());
-    for (CellReader.StoredCell s : stored) {
+    for (SqliteCellReader.StoredCell s : stored) {
       paramNames.addAll(s.cell().params().keySet());
       cells.add(
           new Cell(
@@ -110,7 +84,7 @@ public final class ReportLoader {
         name,
         status,
         hosts(id),
-        tally,
+        counts,
         job,
         List.copyOf(unitsByJob.keySet()),
         units,
@@ -136,62 +110,6 @@ public final class ReportLoader {
       }
     }
     return byJob;
-  }
-
-  /** The job asked for, or {@code all} when recorded, else the first by name; null if none. */
-  private static String job(
-      long id, String name, Map<String, Map<String, String>> unitsByJob, String asked) {
-    if (asked == null) {
-      if (unitsByJob.containsKey(AGGREGATE_JOB)) {
-        return AGGREGATE_JOB;
-      }
-      return unitsByJob.isEmpty() ? null : unitsByJob.keySet().iterator().next();
-    }
-    if (!unitsByJob.containsKey(asked)) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "experiment "
-              + id
-              + " ("
-              + name
-              + ") has no job '"
-              + asked
-              + "'"
-              + (unitsByJob.isEmpty()
-                  ? ": nothing was measured yet"
-                  : " (jobs: " + String.join(", ", unitsByJob.keySet()) + ")"));
-    }
-    return asked;
-  }
-
-  /** The metrics loaded per trial: {@code seconds} and the one asked for (or the main one). */
-  private static List<String> metrics(
-      long id, String name, String job, Map<String, String> units, String asked) {
-    Set<String> metrics = new TreeSet<>();
-    metrics.add("seconds");
-    if (asked == null) {
-      if (units.containsKey("mib_per_s")) {
-        metrics.add("mib_per_s");
-      } else if (!units.containsKey("seconds") && !units.isEmpty()) {
-        metrics.add(units.keySet().iterator().next());
-      }
-    } else if (units.containsKey(asked)) {
-      metrics.add(asked);
-    } else {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "experiment "
-              + id
-              + " ("
-              + name
-              + ") has no metric '"
-              + asked
-              + "'"
-              + (units.isEmpty()
-                  ? ": nothing was measured yet"
-                  : " for job " + job + " (metrics: " + String.join(", ", units.keySet()) + ")"));
-    }
-    return List.copyOf(metrics);
   }
 
   private List<Host> hosts(long id) throws SQLException {
@@ -242,12 +160,11 @@ public final class ReportLoader {
               values.put(metrics.get(m), v);
             }
           }
-          String status = rs.getString(4);
           trials.add(
               new Trial(
                   rs.getInt(2),
                   rs.getInt(3) != 0,
-                  STATUSES.getOrDefault(status, status),
+                  TrialStatus.of(rs.getString(4)),
                   rs.getString(5),
                   values));
         }

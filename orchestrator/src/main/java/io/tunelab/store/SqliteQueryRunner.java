@@ -1,8 +1,6 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -14,49 +12,37 @@ import java.util.List;
  * Runs one SQL statement of the user's ({@code tunelab query}) on a store opened read-only, so that
  * a statement that would change the database fails instead.
  */
-public final class QueryRunner {
+final class SqliteQueryRunner {
   private static final int SQLITE_READONLY = 8;
 
-  private final SqliteResultStore store;
+  private SqliteQueryRunner() {}
 
   /**
-   * Runs queries on {@code store}, which should come from {@link SqliteResultStore#openReadOnly}.
+   * The statement's rows, run on {@code tx}, which should be read-only; bad SQL, several statements
+   * or a write fail with exit code 2.
    */
-  public QueryRunner(SqliteResultStore store) {
-    this.store = store;
-  }
-
-  /**
-   * Opens {@code db} read-only, runs one statement and closes it again: {@code tunelab query} in
-   * one call. A missing file, bad SQL, several statements or a write fail with exit code 2.
-   */
-  public static ResultTable run(Path db, String sql) {
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      return new QueryRunner(store).run(sql);
-    }
-  }
-
-  /** The statement's rows; bad SQL, several statements or a write fail with exit code 2. */
-  public ResultTable run(String sql) {
+  static ResultTable run(SqliteTransactions tx, String sql) {
     String statement = single(sql);
-    Connection db = store.connection();
-    synchronized (store) {
-      try (PreparedStatement ps = db.prepareStatement(statement)) {
-        if (!ps.execute()) {
-          return new ResultTable(List.of(), List.of());
-        }
-        try (ResultSet rs = ps.getResultSet()) {
-          return table(rs);
-        }
-      } catch (SQLException e) {
-        if ((e.getErrorCode() & 0xff) == SQLITE_READONLY) {
-          throw new TunelabException(
-              TunelabException.BAD_INPUT,
-              "tunelab query is read-only: this statement would change " + store.file());
-        }
+    try {
+      return tx.autocommit(
+          db -> {
+            try (PreparedStatement ps = db.prepareStatement(statement)) {
+              if (!ps.execute()) {
+                return new ResultTable(List.of(), List.of());
+              }
+              try (ResultSet rs = ps.getResultSet()) {
+                return table(rs);
+              }
+            }
+          });
+    } catch (SQLException e) {
+      if ((e.getErrorCode() & 0xff) == SQLITE_READONLY) {
         throw new TunelabException(
-            TunelabException.BAD_INPUT, "query failed: " + Database.reason(e));
+            TunelabException.BAD_INPUT,
+            "tunelab query is read-only: this statement would change " + tx.file());
       }
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "query failed: " + SqliteConnections.reason(e));
     }
   }
 

@@ -1,4 +1,4 @@
-package io.tunelab.report;
+package io.tunelab.store;
 
 import io.tunelab.stats.Summary;
 import java.util.List;
@@ -17,9 +17,9 @@ import java.util.Map;
 public record ReportData(
     long experimentId,
     String name,
-    String status,
+    ExperimentStatus status,
     List<Host> hosts,
-    Tally tally,
+    TrialCounts counts,
     String job,
     List<String> jobs,
     Map<String, String> units,
@@ -28,18 +28,6 @@ public record ReportData(
 
   /** A host the experiment ran on. */
   public record Host(String role, String host, String kernelRelease) {}
-
-  /** Trials of the experiment by status, warm-up trials included. */
-  public record Tally(int ok, int failed, int skipped, int pending, int running) {
-    public int total() {
-      return ok + failed + skipped + pending + running;
-    }
-
-    /** Trials that have not run to the end: pending, or running (or interrupted while running). */
-    public int unfinished() {
-      return pending + running;
-    }
-  }
 
   /**
    * One cell: its parameter values, every trial (warm-ups flagged) by repetition, and the
@@ -60,7 +48,7 @@ public record ReportData(
     /** The values of {@code metric} of the ok, non-warm-up trials: what the statistics cover. */
     public double[] values(String metric) {
       return trials.stream()
-          .filter(t -> !t.warmup() && t.status().equals("ok") && t.value(metric) != null)
+          .filter(t -> !t.warmup() && t.status() == TrialStatus.OK && t.value(metric) != null)
           .mapToDouble(t -> t.value(metric))
           .toArray();
     }
@@ -71,7 +59,7 @@ public record ReportData(
    * (by metric name); a metric that was not measured is absent.
    */
   public record Trial(
-      int rep, boolean warmup, String status, String error, Map<String, Double> values) {
+      int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
 
     /** The reported job's time, null when not measured. */
     public Double seconds() {

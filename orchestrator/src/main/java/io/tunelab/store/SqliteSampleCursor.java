@@ -1,8 +1,6 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.SampleRow;
-import io.tunelab.report.SampleSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +18,7 @@ import java.util.Set;
  * read transaction (a consistent snapshot even while the experiment runs). Memory grows with the
  * number of cells (their parameters and knobs), never with the number of samples.
  */
-public final class SampleCursor {
+final class SqliteSampleCursor {
   // Cells by ordinal through their unique index, trials by (cell_id, rep), samples by
   // (trial_id, job, metric): SQLite walks the indexes in order and sorts nothing but the
   // few trials of one repetition number.
@@ -31,28 +29,27 @@ public final class SampleCursor {
           + " WHERE c.experiment_id = ?"
           + " ORDER BY c.ordinal, t.rep, t.seq, s.job, s.metric";
 
-  private SampleCursor() {}
+  private SqliteSampleCursor() {}
 
   /** Sends the experiment's samples to {@code sink}; returns how many there were. */
-  public static long stream(SqliteResultStore store, long experimentId, SampleSink sink) {
-    return store.transaction(
-        "export experiment " + experimentId, c -> stream(c, experimentId, sink));
+  static long stream(SqliteTransactions tx, long experimentId, SampleSink sink) {
+    return tx.transaction("export experiment " + experimentId, c -> stream(c, experimentId, sink));
   }
 
   private static long stream(Connection db, long experimentId, SampleSink sink)
       throws SQLException {
     String name = name(db, experimentId);
-    List<CellReader.StoredCell> cells = new CellReader(db).stored(experimentId);
+    List<SqliteCellReader.StoredCell> cells = new SqliteCellReader(db).stored(experimentId);
     Set<String> params = new LinkedHashSet<>();
     Set<String> knobs = new LinkedHashSet<>();
-    for (CellReader.StoredCell c : cells) {
+    for (SqliteCellReader.StoredCell c : cells) {
       params.addAll(c.cell().params().keySet());
       knobs.addAll(c.cell().knobs().keySet());
     }
     List<String> paramNames = List.copyOf(params);
     List<String> knobNames = List.copyOf(knobs);
     Map<Long, Columns> byId = new HashMap<>();
-    for (CellReader.StoredCell c : cells) {
+    for (SqliteCellReader.StoredCell c : cells) {
       byId.put(
           c.id(),
           new Columns(
@@ -74,7 +71,7 @@ public final class SampleCursor {
         int rep = 0;
         int seq = 0;
         boolean warmup = false;
-        String status = null;
+        TrialStatus status = null;
         String startedAt = null;
         while (rs.next()) {
           if (rs.getLong(1) != trial) {
@@ -84,7 +81,7 @@ public final class SampleCursor {
             rep = rs.getInt(7);
             seq = rs.getInt(8);
             warmup = rs.getInt(9) != 0;
-            status = rs.getString(10);
+            status = TrialStatus.of(rs.getString(10));
             startedAt = rs.getString(11);
           }
           double value = rs.getDouble(4);

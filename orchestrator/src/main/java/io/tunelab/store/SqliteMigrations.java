@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  * Brings a database to the schema this tunelab knows: applies the bundled {@code V<n>__*.sql} files
  * not yet listed in {@code schema_version}, in order, in one transaction.
  */
-final class Migrations {
+final class SqliteMigrations {
   private static final Pattern NAME = Pattern.compile("V(\\d+)__[\\w.-]+\\.sql");
 
   /** One bundled migration. */
   record Migration(int version, String file) {}
 
-  private Migrations() {}
+  private SqliteMigrations() {}
 
   /** The bundled migrations by version. */
   static List<Migration> bundled() {

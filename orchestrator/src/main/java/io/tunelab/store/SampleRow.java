@@ -1,4 +1,4 @@
-package io.tunelab.report;
+package io.tunelab.store;
 
 import java.util.List;
 
@@ -17,7 +17,7 @@ public record SampleRow(
     int rep,
     int seq,
     boolean warmup,
-    String status,
+    TrialStatus status,
     String startedAt,
     String job,
     String metric,

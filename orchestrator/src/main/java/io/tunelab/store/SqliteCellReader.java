@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads an experiment's cells back with their parameters and knobs in the order written. */
-final class CellReader {
+final class SqliteCellReader {
   private final Connection db;
 
-  CellReader(Connection db) {
+  SqliteCellReader(Connection db) {
     this.db = db;
   }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class QueryRunnerTest {
+class SqliteQueryRunnerTest {
   @TempDir Path dir;
   Path db;
 
@@ -26,7 +26,7 @@ class QueryRunnerTest {
   }
 
   private ResultTable run(String sql) {
-    return QueryRunner.run(db, sql);
+    return SqliteResultStore.query(db, sql);
   }
 
   private TunelabException refused(String sql) {
@@ -96,7 +96,7 @@ class QueryRunnerTest {
   void aMissingDatabaseIsNotCreated() {
     Path missing = dir.resolve("missing.db");
     TunelabException e =
-        assertThrows(TunelabException.class, () -> QueryRunner.run(missing, "SELECT 1"));
+        assertThrows(TunelabException.class, () -> SqliteResultStore.query(missing, "SELECT 1"));
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertFalse(Files.exists(missing));
   }

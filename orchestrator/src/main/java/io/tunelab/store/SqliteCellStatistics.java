@@ -12,13 +12,13 @@ import java.util.List;
  * Recomputes {@code cell_stats} for one cell from the samples of its {@code ok}, non-warm-up
  * trials. Runs inside the caller's transaction, so the table never disagrees with the samples.
  */
-final class CellStatistics {
+final class SqliteCellStatistics {
   private static final String VALUES =
       "SELECT s.job, s.metric, s.unit, s.value FROM samples s JOIN trials t ON t.id = s.trial_id"
-          + " WHERE t.cell_id = ? AND t.status = 'ok' AND t.warmup = 0 AND s.value IS NOT NULL"
+          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL"
           + " ORDER BY s.job, s.metric, t.rep, t.seq";
 
-  private CellStatistics() {}
+  private SqliteCellStatistics() {}
 
   static void refresh(Connection db, long cellId) throws SQLException {
     try (PreparedStatement ps = db.prepareStatement("DELETE FROM cell_stats WHERE cell_id = ?")) {
@@ -26,12 +26,12 @@ final class CellStatistics {
       ps.executeUpdate();
     }
     try (PreparedStatement select = db.prepareStatement(VALUES);
-        Batch insert =
-            new Batch(
+        SqliteBatch insert =
+            new SqliteBatch(
                 db,
                 "INSERT INTO cell_stats (cell_id, job, metric, unit, n, mean, stddev_pop,"
                     + " stddev_samp, min, median, max) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-      select.setLong(1, cellId);
+      SqliteStatements.bindAll(select, cellId, TrialStatus.OK.text());
       try (ResultSet rs = select.executeQuery()) {
         Group group = null;
         while (rs.next()) {
@@ -48,7 +48,7 @@ final class CellStatistics {
     }
   }
 
-  private static void write(Batch insert, long cellId, Group g) throws SQLException {
+  private static void write(SqliteBatch insert, long cellId, Group g) throws SQLException {
     if (g == null) {
       return;
     }

@@ -8,11 +8,11 @@ import java.sql.SQLException;
 import org.sqlite.SQLiteConfig;
 
 /** Opens connections to a tunelab database file, for writing or for reading only. */
-final class Database {
+final class SqliteConnections {
   /** How long a statement waits for another process's write lock before failing. */
   static final int BUSY_TIMEOUT_MS = 30_000;
 
-  private Database() {}
+  private SqliteConnections() {}
 
   /** Refuses, with exit code 2, a path where a database cannot be created or written. */
   static void checkWritable(Path db) {

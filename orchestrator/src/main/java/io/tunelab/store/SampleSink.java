@@ -1,4 +1,4 @@
-package io.tunelab.report;
+package io.tunelab.store;
 
 import java.util.List;
 

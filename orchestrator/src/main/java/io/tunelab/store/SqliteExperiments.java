@@ -1,0 +1,192 @@
+package io.tunelab.store;
+
+import io.tunelab.store.ResultStore.ExperimentSummary;
+import io.tunelab.store.ResultStore.PlannedCell;
+import io.tunelab.store.ResultStore.StoredExperiment;
+import io.tunelab.store.ResultStore.TrialRef;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads experiments back as the runner and {@code status} need them: found by id or name, listed
+ * with their progress, and with what {@code resume} needs (cells, variables, unfinished trials).
+ */
+final class SqliteExperiments {
+  private static final String COLUMNS =
+      "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup";
+
+  private final SqliteTransactions tx;
+
+  SqliteExperiments(SqliteTransactions tx) {
+    this.tx = tx;
+  }
+
+  /** See {@link ResultStore#findExperiment}. */
+  Optional<StoredExperiment> find(String idOrName) {
+    return tx.transaction(
+        "find experiment " + idOrName,
+        c -> {
+          if (idOrName.matches("\\d{1,18}")) {
+            Optional<StoredExperiment> byId = one(c, "WHERE id = ?", Long.parseLong(idOrName));
+            if (byId.isPresent()) {
+              return byId;
+            }
+          }
+          return one(c, "WHERE name = ? ORDER BY id DESC LIMIT 1", idOrName);
+        });
+  }
+
+  /** See {@link ResultStore#latest}. */
+  Optional<StoredExperiment> latest() {
+    return tx.transaction("find the latest experiment", c -> one(c, "ORDER BY id DESC LIMIT 1"));
+  }
+
+  private static Optional<StoredExperiment> one(Connection c, String where, Object... args)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT " + COLUMNS + " FROM experiments " + where)) {
+      SqliteStatements.bindAll(ps, args);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new StoredExperiment(
+                rs.getLong(1),
+                rs.getString(2),
+                ExperimentStatus.of(rs.getString(3)),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getLong(7),
+                rs.getInt(8),
+                rs.getInt(9)));
+      }
+    }
+  }
+
+  /** See {@link ResultStore#experiments}. */
+  List<ExperimentSummary> all() {
+    return tx.transaction(
+        "list experiments",
+        c -> {
+          List<ExperimentSummary> all = new ArrayList<>();
+          try (Statement st = c.createStatement();
+              ResultSet rs =
+                  st.executeQuery(
+                      "SELECT experiment_id, name, status, created_at, started_at, finished_at,"
+                          + " cells, ok, failed, skipped, pending, running"
+                          + " FROM experiment_progress ORDER BY experiment_id")) {
+            while (rs.next()) {
+              all.add(
+                  new ExperimentSummary(
+                      rs.getLong("experiment_id"),
+                      rs.getString("name"),
+                      ExperimentStatus.of(rs.getString("status")),
+                      rs.getString("created_at"),
+                      rs.getString("started_at"),
+                      rs.getString("finished_at"),
+                      rs.getInt("cells"),
+                      counts(rs, 8)));
+            }
+          }
+          return all;
+        });
+  }
+
+  /** See {@link ResultStore#trialCounts}. */
+  TrialCounts trialCounts(long experimentId) {
+    return tx.transaction(
+        "count trials",
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT ok, failed, skipped, pending, running FROM experiment_progress"
+                      + " WHERE experiment_id = ?")) {
+            ps.setLong(1, experimentId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new IllegalArgumentException("no experiment " + experimentId);
+              }
+              return counts(rs, 1);
+            }
+          }
+        });
+  }
+
+  /**
+   * The counts in the columns ok, failed, skipped, pending, running of {@code experiment_progress}
+   * from column {@code first} on.
+   */
+  static TrialCounts counts(ResultSet rs, int first) throws SQLException {
+    return new TrialCounts(
+        rs.getInt(first),
+        rs.getInt(first + 1),
+        rs.getInt(first + 2),
+        rs.getInt(first + 3),
+        rs.getInt(first + 4));
+  }
+
+  /** See {@link ResultStore#variables}. */
+  Map<String, String> variables(long experimentId) {
+    return tx.transaction(
+        "read variables",
+        c -> {
+          Map<String, String> vars = new LinkedHashMap<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT name, value FROM variables WHERE experiment_id = ? ORDER BY rowid")) {
+            ps.setLong(1, experimentId);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                vars.put(rs.getString(1), rs.getString(2));
+              }
+            }
+          }
+          return vars;
+        });
+  }
+
+  /** See {@link ResultStore#cells}. */
+  List<PlannedCell> cells(long experimentId) {
+    return tx.transaction("read cells", c -> new SqliteCellReader(c).cells(experimentId));
+  }
+
+  /** See {@link ResultStore#unfinishedTrials}. */
+  List<TrialRef> unfinishedTrials(long experimentId) {
+    return tx.transaction(
+        "read unfinished trials",
+        c -> {
+          List<TrialRef> refs = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT t.id, t.cell_id, c.ordinal, t.rep, t.seq, t.warmup"
+                      + " FROM trials t JOIN cells c ON c.id = t.cell_id"
+                      + " WHERE t.experiment_id = ? AND t.status IN (?, ?) ORDER BY t.seq")) {
+            SqliteStatements.bindAll(
+                ps, experimentId, TrialStatus.PENDING.text(), TrialStatus.RUNNING.text());
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                refs.add(
+                    new TrialRef(
+                        rs.getLong(1),
+                        rs.getLong(2),
+                        rs.getInt(3),
+                        rs.getInt(4),
+                        rs.getInt(5),
+                        rs.getInt(6) != 0));
+              }
+            }
+          }
+          return refs;
+        });
+  }
+}

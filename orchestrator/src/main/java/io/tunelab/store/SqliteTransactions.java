@@ -1,0 +1,111 @@
+package io.tunelab.store;
+
+import io.tunelab.TunelabException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * The one connection to a tunelab database and the transactions run on it, one at a time. SQL
+ * errors leave as a {@link TunelabException} saying what could not be done and whose fault it is.
+ */
+final class SqliteTransactions implements AutoCloseable {
+  private final Path file;
+  private final Connection db;
+
+  SqliteTransactions(Path file, Connection db) {
+    this.file = file;
+    this.db = db;
+  }
+
+  /** Work done on the connection, inside a transaction or not. */
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** The database file, absolute. */
+  Path file() {
+    return file;
+  }
+
+  /**
+   * Runs {@code work} in one transaction (a consistent snapshot when reading); SQL errors become a
+   * {@link TunelabException} saying what could not be done.
+   */
+  synchronized <T> T transaction(String what, Work<T> work) {
+    try {
+      db.setAutoCommit(false);
+      try {
+        T result = work.run(db);
+        db.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        try {
+          db.rollback();
+        } catch (SQLException rollback) {
+          e.addSuppressed(rollback);
+        }
+        throw e;
+      } finally {
+        // Back to autocommit: sqlite-jdbc begins the next transaction as soon as one
+        // commits, which would keep the write lock between our calls.
+        db.setAutoCommit(true);
+      }
+    } catch (SqliteMigrations.NewerSchemaException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "database "
+              + file
+              + " has schema version "
+              + e.found
+              + ", newer than this tunelab knows ("
+              + e.known
+              + "): use a newer tunelab");
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /**
+   * Runs {@code work} in autocommit mode, as SQLite runs a statement typed at its prompt, and
+   * leaves its SQL errors to the caller: for the user's own statements ({@code tunelab query}).
+   */
+  synchronized <T> T autocommit(Work<T> work) throws SQLException {
+    return work.run(db);
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      db.close();
+    } catch (SQLException e) {
+      throw failure("close", e);
+    }
+  }
+
+  /** Closes after another failure, which says more than a failure to close would. */
+  synchronized void closeQuietly() {
+    try {
+      db.close();
+    } catch (SQLException ignored) {
+      // Already failing with a better message.
+    }
+  }
+
+  private TunelabException failure(String what, SQLException e) {
+    int code = e.getErrorCode() & 0xff;
+    String reason = SqliteConnections.reason(e);
+    if (code == 5 || code == 6) {
+      reason += " (another process holds the database)";
+    } else if (code == 8) {
+      reason += " (opened read-only)";
+    }
+    // BUSY, LOCKED, READONLY, IOERR, FULL: the environment refused, not a bug of ours.
+    boolean environment = Set.of(5, 6, 8, 10, 13).contains(code);
+    return new TunelabException(
+        environment ? TunelabException.HOST_REFUSED : TunelabException.INTERNAL,
+        "database " + file + ": cannot " + what + ": " + reason,
+        e);
+  }
+}

@@ -1,0 +1,160 @@
+package io.tunelab.store;
+
+import static io.tunelab.store.SqliteStatements.update;
+
+import io.tunelab.store.ResultStore.Sample;
+import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.store.ResultStore.TrialResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Writes progress while an experiment runs: its status, each trial's start, and each trial's
+ * outcome with its samples, settings and its cell's refreshed statistics, in one transaction.
+ */
+final class SqliteTrialWriter {
+  private final SqliteTransactions tx;
+  private final Timestamps time;
+
+  SqliteTrialWriter(SqliteTransactions tx, Timestamps time) {
+    this.tx = tx;
+    this.time = time;
+  }
+
+  /** See {@link ResultStore#setExperimentStatus}. */
+  void setExperimentStatus(long experimentId, ExperimentStatus status) {
+    String now = time.now();
+    int changed =
+        tx.transaction(
+            "set status of experiment " + experimentId,
+            c ->
+                switch (status) {
+                  case RUNNING ->
+                      update(
+                          c,
+                          "UPDATE experiments SET status = ?, started_at = coalesce(started_at, ?),"
+                              + " finished_at = NULL WHERE id = ?",
+                          status.text(),
+                          now,
+                          experimentId);
+                  case PLANNED ->
+                      update(
+                          c,
+                          "UPDATE experiments SET status = ? WHERE id = ?",
+                          status.text(),
+                          experimentId);
+                  default ->
+                      update(
+                          c,
+                          "UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?",
+                          status.text(),
+                          now,
+                          experimentId);
+                });
+    if (changed == 0) {
+      throw new IllegalArgumentException("no experiment " + experimentId);
+    }
+  }
+
+  /** See {@link ResultStore#startTrial}. */
+  void startTrial(long trialId) {
+    tx.transaction(
+        "start trial " + trialId,
+        c -> {
+          long cellId = cellOf(c, trialId);
+          update(
+              c,
+              "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
+                  + " error = NULL, workload_seconds = NULL WHERE id = ?",
+              TrialStatus.RUNNING.text(),
+              time.now(),
+              trialId);
+          // A trial run again must not leave its old samples in the statistics.
+          update(c, "DELETE FROM samples WHERE trial_id = ?", trialId);
+          update(c, "DELETE FROM settings WHERE trial_id = ?", trialId);
+          SqliteCellStatistics.refresh(c, cellId);
+          return null;
+        });
+  }
+
+  /** See {@link ResultStore#finishTrial}. */
+  void finishTrial(long trialId, TrialResult result) {
+    if (!result.status().finished()) {
+      throw new IllegalArgumentException("a trial cannot finish as " + result.status());
+    }
+    tx.transaction(
+        "finish trial " + trialId,
+        c -> {
+          long cellId = cellOf(c, trialId);
+          String now = time.now();
+          update(
+              c,
+              "UPDATE trials SET status = ?, started_at = coalesce(started_at, ?),"
+                  + " finished_at = ?, error = ?, workload_seconds = ? WHERE id = ?",
+              result.status().text(),
+              now,
+              now,
+              result.error(),
+              result.workloadSeconds(),
+              trialId);
+          update(c, "DELETE FROM samples WHERE trial_id = ?", trialId);
+          update(c, "DELETE FROM settings WHERE trial_id = ?", trialId);
+          insertSamples(c, trialId, listOrEmpty(result.samples()));
+          insertSettings(c, trialId, listOrEmpty(result.settings()));
+          SqliteCellStatistics.refresh(c, cellId);
+          return null;
+        });
+  }
+
+  private static void insertSamples(Connection c, long trialId, List<Sample> samples)
+      throws SQLException {
+    try (SqliteBatch rows =
+        new SqliteBatch(
+            c, "INSERT INTO samples (trial_id, job, metric, value, unit) VALUES (?, ?, ?, ?, ?)")) {
+      for (Sample s : samples) {
+        rows.add(trialId, s.job(), s.metric(), s.value(), s.unit());
+      }
+    }
+  }
+
+  private static void insertSettings(Connection c, long trialId, List<SettingRow> settings)
+      throws SQLException {
+    try (SqliteBatch rows =
+        new SqliteBatch(
+            c,
+            "INSERT INTO settings (trial_id, role, host, knob, path, requested, effective,"
+                + " original, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (SettingRow s : settings) {
+        rows.add(
+            trialId,
+            s.role(),
+            s.host(),
+            s.knob(),
+            s.path(),
+            s.requested(),
+            s.effective(),
+            s.original(),
+            s.written());
+      }
+    }
+  }
+
+  private static long cellOf(Connection c, long trialId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT cell_id FROM trials WHERE id = ?")) {
+      ps.setLong(1, trialId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalArgumentException("no trial " + trialId);
+        }
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static <T> List<T> listOrEmpty(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}
