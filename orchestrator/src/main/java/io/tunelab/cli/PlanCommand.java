@@ -1,7 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.matrix.Matrix;
-import io.tunelab.matrix.MatrixExpander;
+import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.PlanBuilder;
 import io.tunelab.plan.Trial;
 import java.io.PrintWriter;
@@ -32,7 +32,7 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Matrix m = MatrixFiles.load(matrix);
-    int cells = Math.toIntExact(MatrixExpander.count(m));
+    int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
@@ -47,7 +47,7 @@ final class PlanCommand implements Callable<Integer> {
     if (!summary) {
       // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();
-      MatrixExpander.stream(m)
+      ExperimentPlan.cells(m)
           .forEach(
               cell -> {
                 line.setLength(0);

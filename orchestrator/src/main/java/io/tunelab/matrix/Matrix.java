@@ -1,5 +1,6 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.Position;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,9 @@ import java.util.Map;
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
  * @param beforeTrial steps before every trial: {@code sync}, {@code drop_caches}
  * @param include extra cells, each a map of axis or knob name to value
+ * @param matrixAt where the {@code matrix:} key stands (the top of the file when absent), for
+ *     problems the plan stage finds
+ * @param excludeAt where the {@code exclude:} key stands (the top of the file when absent)
  */
 public record Matrix(
     String source,
@@ -33,7 +37,9 @@ public record Matrix(
     Order order,
     long seed,
     List<String> beforeTrial,
-    Workload workload) {
+    Workload workload,
+    Position matrixAt,
+    Position excludeAt) {
 
   /** The order trials run in. */
   public enum Order {

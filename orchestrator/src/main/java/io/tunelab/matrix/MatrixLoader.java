@@ -139,9 +139,11 @@ public final class MatrixLoader {
             order,
             seed(top.get("seed"), order),
             beforeTrial(top.get("before_trial")),
-            workload);
+            workload,
+            entryPosition(top, "matrix"),
+            entryPosition(top, "exclude"));
     if (problems.isEmpty()) {
-      checkSize(matrix, top);
+      checkSize(matrix);
     }
     problems.throwIfAny();
     return matrix;
@@ -339,8 +341,11 @@ public final class MatrixLoader {
     return List.copyOf(axes);
   }
 
-  /** Refuses matrices too large to plan, and exclusions that leave nothing to run. */
-  private void checkSize(Matrix m, YamlNode.Mapping top) {
+  /**
+   * Refuses axes that cross to too many cells before anything is expanded; what exclusions leave is
+   * counted by the plan stage ({@code plan.ExperimentPlan}).
+   */
+  private void checkSize(Matrix m) {
     long product = 1;
     for (Axis a : m.axes()) {
       product *= a.values().size();
@@ -348,27 +353,11 @@ public final class MatrixLoader {
         break;
       }
     }
-    Position at = entryPosition(top, "matrix");
     if (product > MAX_CELLS) {
       in.problem(
-          at,
+          m.matrixAt(),
           "matrix",
           "the axes cross to more than " + MAX_CELLS + " cells; split the experiment");
-      return;
-    }
-    long cells = MatrixExpander.count(m);
-    if (cells == 0) {
-      in.problem(entryPosition(top, "exclude"), "exclude", "removes every cell of the matrix");
-    } else if (cells * (m.warmup() + m.repeat()) > MAX_TRIALS) {
-      in.problem(
-          at,
-          "matrix",
-          cells
-              + " cells of "
-              + (m.warmup() + m.repeat())
-              + " trials each exceed "
-              + MAX_TRIALS
-              + " trials; split the experiment");
     }
   }
 

@@ -2,8 +2,8 @@ package io.tunelab.run;
 
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobCatalogue;
-import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Substitution;
+import io.tunelab.plan.Cell;
 import io.tunelab.yaml.Position;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +28,7 @@ final class ExperimentKnobs {
     this.where = new Position(source, 0, 0);
     for (Cell cell : cells) {
       for (String template : cell.knobs().keySet()) {
-        RoleKnob knob = resolve(template, vars(cell, captures, 0));
+        RoleKnob knob = resolve(template, cell.trialVars(captures, 0));
         all.putIfAbsent(knob.qualified(), knob);
       }
     }
@@ -43,17 +43,9 @@ final class ExperimentKnobs {
   Map<RoleKnob, String> requested(Cell cell, Map<String, String> captures, int rep) {
     Map<RoleKnob, String> requested = new LinkedHashMap<>();
     all.values().forEach(k -> requested.put(k, DEFAULT));
-    Map<String, String> vars = vars(cell, captures, rep);
+    Map<String, String> vars = cell.trialVars(captures, rep);
     cell.knobs().forEach((template, value) -> requested.put(resolve(template, vars), value));
     return requested;
-  }
-
-  /** The variables of one trial: captures, the cell's parameters, and {@code rep}. */
-  static Map<String, String> vars(Cell cell, Map<String, String> captures, int rep) {
-    Map<String, String> vars = new LinkedHashMap<>(captures);
-    vars.putAll(cell.vars());
-    vars.put("rep", Integer.toString(rep));
-    return vars;
   }
 
   private RoleKnob resolve(String template, Map<String, String> vars) {

@@ -5,17 +5,12 @@ import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.Facts;
 import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
-import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
-import io.tunelab.matrix.MatrixExpander;
 import io.tunelab.matrix.Step;
-import io.tunelab.plan.PlanBuilder;
-import io.tunelab.plan.Trial;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.PlannedCell;
-import io.tunelab.store.ResultStore.PlannedTrial;
-import io.tunelab.workload.WorkloadPlanner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,8 +80,8 @@ public final class ExperimentRunner {
   }
 
   private RunSummary execute(Matrix matrix, ResultStore.StoredExperiment resumed) {
-    List<Cell> cells = MatrixExpander.expand(matrix);
-    checkWorkloads(matrix, cells);
+    ExperimentPlan plan = ExperimentPlan.of(matrix);
+    List<Cell> cells = plan.cells();
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector)) {
       liveHosts = hosts;
       Map<String, Facts> facts = HostFacts.gather(hosts);
@@ -107,7 +102,7 @@ public final class ExperimentRunner {
         }
         ExperimentKnobs knobs = new ExperimentKnobs(matrix.roles(), cells, vars, matrix.source());
         Map<String, Map<String, String>> originals = Preflight.check(hosts, knobs, cells, vars);
-        experimentId = resumed != null ? resumed.id() : create(matrix, cells);
+        experimentId = resumed != null ? resumed.id() : create(plan);
         recordHosts(experimentId, matrix.roles(), facts);
         store.recordVariables(experimentId, vars);
         store.setExperimentStatus(experimentId, ExperimentStatus.RUNNING);
@@ -137,42 +132,8 @@ public final class ExperimentRunner {
     }
   }
 
-  /** Resolves every cell's workload before any host is touched, so a bad value exits 2. */
-  private static void checkWorkloads(Matrix matrix, List<Cell> cells) {
-    Map<String, String> captures = new LinkedHashMap<>();
-    matrix.setup().stream()
-        .filter(s -> s.capture() != null)
-        .forEach(s -> captures.put(s.capture(), "captured"));
-    for (Cell cell : cells) {
-      WorkloadPlanner.plan(matrix.workload(), ExperimentKnobs.vars(cell, captures, 1));
-    }
-  }
-
-  private long create(Matrix matrix, List<Cell> cells) {
-    List<PlannedCell> planned = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
-      planned.add(new PlannedCell(c.ordinal(), c.label(), c.params(), c.knobs()));
-    }
-    List<Trial> trials =
-        PlanBuilder.build(
-            cells.size(), matrix.repeat(), matrix.warmup(), matrix.order(), matrix.seed());
-    List<PlannedTrial> plannedTrials = new ArrayList<>(trials.size());
-    for (Trial t : trials) {
-      plannedTrials.add(new PlannedTrial(t.cellOrdinal(), t.rep(), t.seq(), t.warmup()));
-    }
-    return store.createExperiment(
-        new ResultStore.NewExperiment(
-            matrix.name(),
-            matrix.description(),
-            matrix.text(),
-            matrix.source(),
-            toolVersion,
-            matrix.order().name().toLowerCase(java.util.Locale.ROOT),
-            matrix.seed(),
-            matrix.repeat(),
-            matrix.warmup(),
-            planned,
-            plannedTrials));
+  private long create(ExperimentPlan plan) {
+    return store.createExperiment(plan, toolVersion);
   }
 
   private void recordHosts(long experimentId, Map<String, String> roles, Map<String, Facts> facts) {

@@ -4,10 +4,10 @@ import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.Facts;
 import io.tunelab.agents.AgentScript;
-import io.tunelab.matrix.Cell;
 import io.tunelab.matrix.Matrix;
-import io.tunelab.matrix.MatrixExpander;
 import io.tunelab.matrix.Step;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +79,7 @@ public final class HostCheck {
   }
 
   private static void checkKnobs(HostConnector connector, Matrix matrix, List<Row> rows) {
-    List<Cell> cells = MatrixExpander.expand(matrix);
+    List<Cell> cells = ExperimentPlan.of(matrix).cells();
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector)) {
       Map<String, String> vars = new LinkedHashMap<>();
       try {

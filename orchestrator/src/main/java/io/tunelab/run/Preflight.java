@@ -5,7 +5,7 @@ import io.tunelab.knob.ApplyPlanner;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobChecks;
 import io.tunelab.knob.ReadResult;
-import io.tunelab.matrix.Cell;
+import io.tunelab.plan.Cell;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

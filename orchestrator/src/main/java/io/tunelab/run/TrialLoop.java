@@ -1,13 +1,13 @@
 package io.tunelab.run;
 
 import io.tunelab.agent.AgentException;
-import io.tunelab.matrix.Cell;
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.workload.Sample;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,7 +64,7 @@ final class TrialLoop {
         TrialExecutor.Outcome outcome =
             executor.run(
                 knobs.requested(cell, captures, trial.rep()),
-                ExperimentKnobs.vars(cell, captures, trial.rep()));
+                cell.trialVars(captures, trial.rep()));
         if (interrupted.getAsBoolean()) {
           break;
         }

@@ -1,6 +1,7 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
+import io.tunelab.workload.Sample;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,8 +26,8 @@ public record ReportSelection(String job, String metric) {
    */
   String job(String experiment, Map<String, Map<String, String>> unitsByJob) {
     if (job == null) {
-      if (unitsByJob.containsKey(ResultStore.Sample.AGGREGATE_JOB)) {
-        return ResultStore.Sample.AGGREGATE_JOB;
+      if (unitsByJob.containsKey(Sample.AGGREGATE_JOB)) {
+        return Sample.AGGREGATE_JOB;
       }
       return unitsByJob.isEmpty() ? null : unitsByJob.keySet().iterator().next();
     }

@@ -1,5 +1,8 @@
 package io.tunelab.store;
 
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.workload.Sample;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +14,7 @@ import java.util.Optional;
 public interface ResultStore extends AutoCloseable {
 
   /** Writes the experiment, its cells and all its trials (pending) in one transaction. */
-  long createExperiment(NewExperiment experiment);
+  long createExperiment(ExperimentPlan plan, String toolVersion);
 
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);
@@ -28,8 +31,8 @@ public interface ResultStore extends AutoCloseable {
   /** The experiment by id, or the latest one with that name. */
   Optional<StoredExperiment> findExperiment(String idOrName);
 
-  /** The cells of an experiment, by ordinal. */
-  List<PlannedCell> cells(long experimentId);
+  /** The cells of an experiment, by ordinal (as stored: parameters and knobs, no variables). */
+  List<Cell> cells(long experimentId);
 
   /**
    * Trials not yet finished ({@code pending}, or {@code running} when interrupted), in run order.
@@ -69,27 +72,6 @@ public interface ResultStore extends AutoCloseable {
   @Override
   void close();
 
-  /** An experiment to create. {@code trials} refer to cells by ordinal. */
-  record NewExperiment(
-      String name,
-      String description,
-      String matrixYaml,
-      String matrixPath,
-      String toolVersion,
-      String order,
-      long seed,
-      int repeat,
-      int warmup,
-      List<PlannedCell> cells,
-      List<PlannedTrial> trials) {}
-
-  /** A cell of the plan: its parameters and the knobs it sets (template names as written). */
-  record PlannedCell(
-      int ordinal, String label, Map<String, String> params, Map<String, String> knobs) {}
-
-  /** A trial of the plan: {@code seq} is its place in run order, starting at 1. */
-  record PlannedTrial(int cellOrdinal, int rep, int seq, boolean warmup) {}
-
   /** A stored trial that still has to run. */
   record TrialRef(long trialId, long cellId, int cellOrdinal, int rep, int seq, boolean warmup) {}
 
@@ -104,12 +86,6 @@ public interface ResultStore extends AutoCloseable {
       long seed,
       int repeat,
       int warmup) {}
-
-  /** One measured value; {@code job} is e.g. {@code dd.0}, or {@link #AGGREGATE_JOB}. */
-  record Sample(String job, String metric, double value, String unit) {
-    /** The job of a trial's whole workload: every job and process together. */
-    public static final String AGGREGATE_JOB = "all";
-  }
 
   /** One knob on one host as this trial ran it. */
   record SettingRow(

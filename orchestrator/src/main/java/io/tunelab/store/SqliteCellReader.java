@@ -1,6 +1,6 @@
 package io.tunelab.store;
 
-import io.tunelab.store.ResultStore.PlannedCell;
+import io.tunelab.plan.Cell;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,10 +20,10 @@ final class SqliteCellReader {
   }
 
   /** A cell with its row id. */
-  record StoredCell(long id, PlannedCell cell) {}
+  record StoredCell(long id, Cell cell) {}
 
   /** The cells by ordinal. */
-  List<PlannedCell> cells(long experimentId) throws SQLException {
+  List<Cell> cells(long experimentId) throws SQLException {
     return stored(experimentId).stream().map(StoredCell::cell).toList();
   }
 
@@ -50,11 +50,12 @@ final class SqliteCellReader {
           cells.add(
               new StoredCell(
                   id,
-                  new PlannedCell(
+                  new Cell(
                       rs.getInt(2),
                       rs.getString(3),
                       params.getOrDefault(id, Map.of()),
-                      knobs.getOrDefault(id, Map.of()))));
+                      knobs.getOrDefault(id, Map.of()),
+                      Map.of())));
         }
       }
     }

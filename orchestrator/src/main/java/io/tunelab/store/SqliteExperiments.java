@@ -1,7 +1,7 @@
 package io.tunelab.store;
 
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ResultStore.ExperimentSummary;
-import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.StoredExperiment;
 import io.tunelab.store.ResultStore.TrialRef;
 import java.sql.Connection;
@@ -156,7 +156,7 @@ final class SqliteExperiments {
   }
 
   /** See {@link ResultStore#cells}. */
-  List<PlannedCell> cells(long experimentId) {
+  List<Cell> cells(long experimentId) {
     return tx.transaction("read cells", c -> new SqliteCellReader(c).cells(experimentId));
   }
 

@@ -5,14 +5,13 @@ import static io.tunelab.store.SqliteStatements.update;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tunelab.store.ResultStore.NewExperiment;
-import io.tunelab.store.ResultStore.PlannedCell;
-import io.tunelab.store.ResultStore.PlannedTrial;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -30,7 +29,7 @@ final class SqlitePlanWriter {
   }
 
   /** See {@link ResultStore#createExperiment}. */
-  long createExperiment(NewExperiment e) {
+  long createExperiment(ExperimentPlan e, String toolVersion) {
     return tx.transaction(
         "create experiment " + e.name(),
         c -> {
@@ -46,8 +45,8 @@ final class SqlitePlanWriter {
               e.description(),
               e.matrixYaml(),
               e.matrixPath(),
-              e.toolVersion(),
-              e.order() == null ? null : e.order().toLowerCase(Locale.ROOT),
+              toolVersion,
+              e.order() == null ? null : e.orderName(),
               e.seed(),
               e.repeat(),
               e.warmup(),
@@ -59,7 +58,7 @@ final class SqlitePlanWriter {
                   c,
                   "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup)"
                       + " VALUES (?, ?, ?, ?, ?)")) {
-            for (PlannedTrial t : e.trials()) {
+            for (Trial t : e.trials()) {
               Long cellId = cellIds.get(t.cellOrdinal());
               if (cellId == null) {
                 throw new IllegalArgumentException(
@@ -74,8 +73,8 @@ final class SqlitePlanWriter {
 
   // Cell ids are assigned here rather than read back row by row: inside the write
   // transaction nobody else can insert, so max(id)+1… are free.
-  private static Map<Integer, Long> insertCells(
-      Connection c, long experimentId, List<PlannedCell> cells) throws SQLException {
+  private static Map<Integer, Long> insertCells(Connection c, long experimentId, List<Cell> cells)
+      throws SQLException {
     long next = queryLong(c, "SELECT coalesce(max(id), 0) + 1 FROM cells");
     Map<Integer, Long> ids = new HashMap<>();
     try (SqliteBatch cellRows =
@@ -87,7 +86,7 @@ final class SqlitePlanWriter {
         SqliteBatch knobs =
             new SqliteBatch(
                 c, "INSERT INTO cell_knobs (cell_id, knob, value, pos) VALUES (?, ?, ?, ?)")) {
-      for (PlannedCell cell : cells) {
+      for (Cell cell : cells) {
         long cellId = next++;
         if (ids.put(cell.ordinal(), cellId) != null) {
           throw new IllegalArgumentException("two cells with ordinal " + cell.ordinal());

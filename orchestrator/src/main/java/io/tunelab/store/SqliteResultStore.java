@@ -1,5 +1,7 @@
 package io.tunelab.store;
 
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -97,8 +99,8 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   @Override
-  public long createExperiment(NewExperiment experiment) {
-    return plans.createExperiment(experiment);
+  public long createExperiment(ExperimentPlan plan, String toolVersion) {
+    return plans.createExperiment(plan, toolVersion);
   }
 
   @Override
@@ -152,7 +154,7 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   @Override
-  public List<PlannedCell> cells(long experimentId) {
+  public List<Cell> cells(long experimentId) {
     return experiments.cells(experimentId);
   }
 

@@ -2,9 +2,9 @@ package io.tunelab.store;
 
 import static io.tunelab.store.SqliteStatements.update;
 
-import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.workload.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,5 @@
 package io.tunelab.workload;
 
-import io.tunelab.store.ResultStore.Sample;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.tunelab.matrix;
 
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.MatrixExpander;
 import java.util.Map;
 import java.util.stream.Collectors;
 

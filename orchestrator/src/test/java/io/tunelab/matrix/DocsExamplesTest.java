@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.MatrixExpander;
 import io.tunelab.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.TunelabException;
+import io.tunelab.plan.MatrixExpander;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -131,13 +132,6 @@ class MatrixLoaderTest {
     assertEquals(
         "m.yaml:2:1: matrix: the axes cross to more than 1000000 cells; split the experiment",
         fails(y + WORKLOAD));
-  }
-
-  @Test
-  void excludingEverythingIsAnError() {
-    assertEquals(
-        "m.yaml:4:1: exclude: removes every cell of the matrix",
-        fails("name: x\nmatrix:\n  a: [1]\nexclude:\n  - {a: 1}\n" + WORKLOAD));
   }
 
   @Test

@@ -5,9 +5,9 @@ import static io.tunelab.store.Fixtures.dd;
 import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.timed;
 
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class ClassicReportGoldenTest {
     Path db = dir.resolve("t.db");
     long id;
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
-      List<PlannedCell> cells = new ArrayList<>();
+      List<Cell> cells = new ArrayList<>();
       int ordinal = 1;
       for (String scheduler : List.of("none", "mq-deadline")) {
         for (String ra : List.of("default", "2048")) {
@@ -54,7 +54,7 @@ class ClassicReportGoldenTest {
           }
         }
       }
-      id = store.createExperiment(experiment("loop-readahead", 2, 0, cells));
+      id = store.createExperiment(experiment("loop-readahead", 2, 0, cells), Fixtures.TOOL_VERSION);
       store.recordHost(id, "disk", "local", Map.of("kernel_release", "6.1.0"));
       for (TrialRef t : store.unfinishedTrials(id)) {
         double bsMiB = cells.get(t.cellOrdinal() - 1).params().get("bs").equals("1M") ? 1 : 64;
@@ -74,9 +74,9 @@ class ClassicReportGoldenTest {
     Path db = dir.resolve("t.db");
     long id;
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
-      List<PlannedCell> cells =
+      List<Cell> cells =
           List.of(cell(1, "threads", "1"), cell(2, "threads", "2"), cell(3, "threads", "16"));
-      id = store.createExperiment(experiment("my-reader", 2, 0, cells));
+      id = store.createExperiment(experiment("my-reader", 2, 0, cells), Fixtures.TOOL_VERSION);
       for (TrialRef t : store.unfinishedTrials(id)) {
         store.finishTrial(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1));
       }
@@ -94,7 +94,8 @@ class ClassicReportGoldenTest {
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
       id =
           store.createExperiment(
-              experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))));
+              experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))),
+              Fixtures.TOOL_VERSION);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("planned.txt", report(id, store));

@@ -6,8 +6,9 @@ import static io.tunelab.store.Fixtures.dd;
 import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.failed;
 
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore.PlannedCell;
+import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
 import java.util.ArrayList;
@@ -35,14 +36,15 @@ public final class Studies {
    * and the last two never ran. Case default, bs=64M has the design example's three reads.
    */
   public static long iscsi(SqliteResultStore store) {
-    List<PlannedCell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String kase : List.of("default", "client:ra=2M/server:ra=2M")) {
       for (String bs : List.of("64M", "32M", "16M")) {
         cells.add(cell(ordinal++, SCHEDULER, "mq-deadline", "case", kase, "bs", bs));
       }
     }
-    long id = store.createExperiment(experiment("iscsi-readahead", 3, 1, cells));
+    long id =
+        store.createExperiment(experiment("iscsi-readahead", 3, 1, cells), Fixtures.TOOL_VERSION);
     store.recordHost(id, "server", "srv1", Map.of("kernel_release", "6.6.13"));
     store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
     store.setExperimentStatus(id, ExperimentStatus.RUNNING);
@@ -87,7 +89,7 @@ public final class Studies {
   }
 
   private static long nfsRun(SqliteResultStore store, String kernel, boolean isNew) {
-    List<PlannedCell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     List<double[]> shapes = new ArrayList<>();
     int ordinal = 1;
     for (int c = 0; c < NFS_CASES.size(); c++) {
@@ -97,7 +99,8 @@ public final class Studies {
         shapes.add(shape(c, Integer.parseInt(dd), isNew));
       }
     }
-    long id = store.createExperiment(experiment("nfs-writeback", 3, 0, cells));
+    long id =
+        store.createExperiment(experiment("nfs-writeback", 3, 0, cells), Fixtures.TOOL_VERSION);
     store.recordHost(id, "client", "nfs-client", Map.of("kernel_release", kernel));
     store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     for (TrialRef t : store.unfinishedTrials(id)) {

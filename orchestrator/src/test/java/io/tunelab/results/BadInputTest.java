@@ -42,12 +42,15 @@ class BadInputTest {
       // Same axes as the NFS study, other values: nothing to match.
       otherValues =
           store.createExperiment(
-              experiment("nfs-other", 3, 0, List.of(cell(1, "case", "local", "dd", "4"))));
+              experiment("nfs-other", 3, 0, List.of(cell(1, "case", "local", "dd", "4"))),
+              Fixtures.TOOL_VERSION);
       for (TrialRef t : store.unfinishedTrials(otherValues)) {
         store.finishTrial(t.trialId(), gib64(16));
       }
       store.setExperimentStatus(otherValues, ExperimentStatus.FINISHED);
-      planned = store.createExperiment(experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"))));
+      planned =
+          store.createExperiment(
+              experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
     }
   }
 

@@ -4,15 +4,15 @@ import static io.tunelab.store.Fixtures.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.PlannedCell;
-import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.workload.Sample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,14 +69,16 @@ class SavedQueryAnswersTest {
   }
 
   private static void run(SqliteResultStore store, boolean regressed) {
-    List<PlannedCell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String ra : List.of("128", "512", "2048")) {
       for (String bs : List.of("64M", "1M")) {
         cells.add(Fixtures.cell(ordinal++, READ_AHEAD, ra, "bs", bs));
       }
     }
-    long id = store.createExperiment(Fixtures.experiment("loop-readahead", 3, 0, cells));
+    long id =
+        store.createExperiment(
+            Fixtures.experiment("loop-readahead", 3, 0, cells), Fixtures.TOOL_VERSION);
     store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     // Seconds to read 256 MiB, by cell: 2048 is fastest at 64M, 512 at 1M.
     double[] seconds = {1.0, 1.2, 0.8, 0.9, 0.5, 1.1};

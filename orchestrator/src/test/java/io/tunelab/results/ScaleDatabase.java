@@ -1,13 +1,13 @@
 package io.tunelab.results;
 
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.PlannedCell;
-import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +47,7 @@ public final class ScaleDatabase {
     String[] axes = {
       "local.block.${dev}.read_ahead_kb", "local.block.${dev}.nr_requests", "bs", "case"
     };
-    List<PlannedCell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Map<String, String> params = new LinkedHashMap<>();
       Map<String, String> knobs = new LinkedHashMap<>();
@@ -67,9 +67,10 @@ public final class ScaleDatabase {
           knobs.put(a, params.get(a));
         }
       }
-      cells.add(new PlannedCell(i + 1, String.join("/", label), ordered, knobs));
+      cells.add(new Cell(i + 1, String.join("/", label), ordered, knobs, Map.of()));
     }
-    long id = store.createExperiment(Fixtures.experiment("scale", reps, 0, cells));
+    long id =
+        store.createExperiment(Fixtures.experiment("scale", reps, 0, cells), Fixtures.TOOL_VERSION);
     store.recordHost(id, "local", "bench", Map.of("kernel_release", run == 0 ? "6.1.0" : "6.6.0"));
     store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     Random random = new Random(42 + run);

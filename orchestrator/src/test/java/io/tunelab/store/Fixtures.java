@@ -1,11 +1,12 @@
 package io.tunelab.store;
 
-import io.tunelab.store.ResultStore.NewExperiment;
-import io.tunelab.store.ResultStore.PlannedCell;
-import io.tunelab.store.ResultStore.PlannedTrial;
-import io.tunelab.store.ResultStore.Sample;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.workload.Sample;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -20,55 +21,57 @@ public final class Fixtures {
   public static final Clock CLOCK =
       Clock.fixed(Instant.parse("2024-05-01T12:00:00Z"), ZoneOffset.UTC);
 
+  /** The tool version test experiments are recorded with. */
+  public static final String TOOL_VERSION = "0.1.0-test";
+
   public static final double MIB = 1048576;
   public static final double GIB = 1024 * MIB;
 
   private Fixtures() {}
 
   /** A cell whose params are the given name/value pairs and whose label joins them. */
-  public static PlannedCell cell(int ordinal, String... nameValues) {
+  public static Cell cell(int ordinal, String... nameValues) {
     return cell(ordinal, Map.of(), nameValues);
   }
 
   /** As {@link #cell(int, String...)}, with knobs. */
-  public static PlannedCell cell(int ordinal, Map<String, String> knobs, String... nameValues) {
+  public static Cell cell(int ordinal, Map<String, String> knobs, String... nameValues) {
     Map<String, String> params = new LinkedHashMap<>();
     List<String> label = new ArrayList<>();
     for (int i = 0; i < nameValues.length; i += 2) {
       params.put(nameValues[i], nameValues[i + 1]);
       label.add(nameValues[i].replaceAll(".*[./]", "") + "=" + nameValues[i + 1]);
     }
-    return new PlannedCell(ordinal, String.join("/", label), params, knobs);
+    return new Cell(ordinal, String.join("/", label), params, knobs, Map.of());
   }
 
   /**
    * An experiment whose cells each get {@code warmup} warm-up trials (rep 0) and then reps
    * 1..repeat, run cell after cell.
    */
-  public static NewExperiment experiment(
-      String name, int repeat, int warmup, List<PlannedCell> cells) {
-    List<PlannedTrial> trials = new ArrayList<>();
+  public static ExperimentPlan experiment(String name, int repeat, int warmup, List<Cell> cells) {
+    List<Trial> trials = new ArrayList<>();
     int seq = 1;
-    for (PlannedCell c : cells) {
+    for (Cell c : cells) {
       for (int w = 0; w < warmup; w++) {
-        trials.add(new PlannedTrial(c.ordinal(), 0, seq++, true));
+        trials.add(new Trial(c.ordinal(), 0, seq++, true));
       }
       for (int rep = 1; rep <= repeat; rep++) {
-        trials.add(new PlannedTrial(c.ordinal(), rep, seq++, false));
+        trials.add(new Trial(c.ordinal(), rep, seq++, false));
       }
     }
-    return new NewExperiment(
+    return new ExperimentPlan(
         name,
         "test experiment " + name,
         "name: " + name + "\n",
         "matrices/" + name + ".yaml",
-        "0.1.0-test",
-        "sequential",
+        Matrix.Order.SEQUENTIAL,
         42,
         repeat,
         warmup,
         cells,
-        trials);
+        trials,
+        null);
   }
 
   /** A dd read of {@code bytes} taking {@code seconds} at a block size of {@code bsMiB}. */
@@ -114,14 +117,14 @@ public final class Fixtures {
   public static long[] readaheadStudy(SqliteResultStore store) {
     long[] ids = new long[2];
     for (int run = 0; run < 2; run++) {
-      List<PlannedCell> cells = new ArrayList<>();
+      List<Cell> cells = new ArrayList<>();
       int ordinal = 1;
       for (String kase : List.of("default", "ra-2M")) {
         for (String bs : List.of("64M", "32M")) {
           cells.add(cell(ordinal++, "case", kase, "bs", bs));
         }
       }
-      long id = store.createExperiment(experiment("readahead", 3, 1, cells));
+      long id = store.createExperiment(experiment("readahead", 3, 1, cells), TOOL_VERSION);
       ids[run] = id;
       store.recordHost(
           id,

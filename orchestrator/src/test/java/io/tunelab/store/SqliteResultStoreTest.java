@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.TunelabException;
+import io.tunelab.plan.Cell;
 import io.tunelab.store.ResultStore.ExperimentSummary;
-import io.tunelab.store.ResultStore.PlannedCell;
 import io.tunelab.store.ResultStore.StoredExperiment;
 import io.tunelab.store.ResultStore.TrialRef;
 import java.nio.file.Files;
@@ -68,12 +68,12 @@ class SqliteResultStoreTest {
     Map<String, String> knobs = new LinkedHashMap<>();
     knobs.put("server.block.${dev}.scheduler", "none");
     knobs.put("server.block.${dev}.read_ahead_kb", "default");
-    List<PlannedCell> cells =
+    List<Cell> cells =
         List.of(
             cell(1, knobs, "case", "default", "bs", "64M"),
             cell(2, knobs, "case", "default", "bs", "32M"));
     try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
-      long id = store.createExperiment(experiment("readahead", 3, 1, cells));
+      long id = store.createExperiment(experiment("readahead", 3, 1, cells), Fixtures.TOOL_VERSION);
 
       assertEquals(cells, store.cells(id));
       assertEquals(List.of("case", "bs"), List.copyOf(store.cells(id).get(0).params().keySet()));
@@ -103,9 +103,15 @@ class SqliteResultStoreTest {
   @Test
   void findExperimentByIdOrByTheLatestOfAName() {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long a = store.createExperiment(experiment("study", 1, 0, List.of(cell(1, "bs", "1M"))));
-      long b = store.createExperiment(experiment("study", 1, 0, List.of(cell(1, "bs", "1M"))));
-      long c = store.createExperiment(experiment("other", 1, 0, List.of(cell(1, "bs", "1M"))));
+      long a =
+          store.createExperiment(
+              experiment("study", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      long b =
+          store.createExperiment(
+              experiment("study", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      long c =
+          store.createExperiment(
+              experiment("other", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
 
       assertEquals(a, store.findExperiment(Long.toString(a)).orElseThrow().id());
       assertEquals(b, store.findExperiment("study").orElseThrow().id());
@@ -123,7 +129,8 @@ class SqliteResultStoreTest {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
       long id =
           store.createExperiment(
-              experiment("stats", 4, 1, List.of(cell(1, "bs", "64M"), cell(2, "bs", "32M"))));
+              experiment("stats", 4, 1, List.of(cell(1, "bs", "64M"), cell(2, "bs", "32M"))),
+              Fixtures.TOOL_VERSION);
       List<TrialRef> trials = store.unfinishedTrials(id);
       // Cell 1: a wild warm-up, the design example's three reads, one failure.
       store.finishTrial(trials.get(0).trialId(), gib64(1.0));
@@ -166,7 +173,9 @@ class SqliteResultStoreTest {
   @Test
   void aSingleOkTrialHasNoSampleDeviation() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long id = store.createExperiment(experiment("one", 1, 0, List.of(cell(1, "bs", "64M"))));
+      long id =
+          store.createExperiment(
+              experiment("one", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
       store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(16.0));
     }
     assertEquals(
@@ -179,7 +188,9 @@ class SqliteResultStoreTest {
   @Test
   void finishingATrialAgainReplacesItsSamplesAndSettings() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long id = store.createExperiment(experiment("again", 1, 0, List.of(cell(1, "bs", "64M"))));
+      long id =
+          store.createExperiment(
+              experiment("again", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
       long trial = store.unfinishedTrials(id).get(0).trialId();
       store.finishTrial(trial, gib64(20.0));
       store.finishTrial(trial, gib64(16.0));
@@ -196,7 +207,8 @@ class SqliteResultStoreTest {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
       long id =
           store.createExperiment(
-              experiment("resume", 2, 0, List.of(cell(1, "bs", "1M"), cell(2, "bs", "2M"))));
+              experiment("resume", 2, 0, List.of(cell(1, "bs", "1M"), cell(2, "bs", "2M"))),
+              Fixtures.TOOL_VERSION);
       List<TrialRef> all = store.unfinishedTrials(id);
       store.finishTrial(all.get(0).trialId(), gib64(10));
       store.finishTrial(all.get(1).trialId(), Fixtures.failed("boom"));
@@ -204,7 +216,9 @@ class SqliteResultStoreTest {
       store.finishTrial(
           all.get(3).trialId(),
           new ResultStore.TrialResult(TrialStatus.SKIPPED, null, 0, null, null));
-      long other = store.createExperiment(experiment("other", 1, 0, List.of(cell(1, "x", "1"))));
+      long other =
+          store.createExperiment(
+              experiment("other", 1, 0, List.of(cell(1, "x", "1"))), Fixtures.TOOL_VERSION);
 
       List<TrialRef> left = store.unfinishedTrials(id);
 
@@ -217,7 +231,9 @@ class SqliteResultStoreTest {
   @Test
   void experimentStatusStampsStartAndFinish() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
-      long id = store.createExperiment(experiment("status", 1, 0, List.of(cell(1, "bs", "1M"))));
+      long id =
+          store.createExperiment(
+              experiment("status", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
       store.setExperimentStatus(id, ExperimentStatus.INTERRUPTED);
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
@@ -241,7 +257,9 @@ class SqliteResultStoreTest {
   @Test
   void hostsAndVariablesAreReplacedOnResume() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long id = store.createExperiment(experiment("hosts", 1, 0, List.of(cell(1, "bs", "1M"))));
+      long id =
+          store.createExperiment(
+              experiment("hosts", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       Map<String, String> facts = new LinkedHashMap<>();
       facts.put("kernel_release", "6.1.0-18-amd64");
       facts.put("boot_id", "b1");
@@ -277,7 +295,7 @@ class SqliteResultStoreTest {
 
   @Test
   void aLargePlanIsWrittenInOneGo() throws Exception {
-    List<PlannedCell> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (int i = 1; i <= 100_000; i++) {
       cells.add(
           cell(
@@ -289,10 +307,10 @@ class SqliteResultStoreTest {
               Integer.toString(i)));
     }
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long id = store.createExperiment(experiment("big", 3, 0, cells));
+      long id = store.createExperiment(experiment("big", 3, 0, cells), Fixtures.TOOL_VERSION);
 
       assertEquals(300_000, store.unfinishedTrials(id).size());
-      List<PlannedCell> stored = store.cells(id);
+      List<Cell> stored = store.cells(id);
       assertEquals(100_000, stored.size());
       assertEquals(cells.get(99_999), stored.get(99_999));
     }
@@ -303,9 +321,12 @@ class SqliteResultStoreTest {
   void anotherProcessCanWriteBetweenCalls() throws Exception {
     try (SqliteResultStore first = SqliteResultStore.open(db());
         SqliteResultStore second = SqliteResultStore.open(db())) {
-      first.createExperiment(experiment("a", 1, 0, List.of(cell(1, "bs", "1M"))));
-      second.createExperiment(experiment("b", 1, 0, List.of(cell(1, "bs", "1M"))));
-      first.createExperiment(experiment("c", 1, 0, List.of(cell(1, "bs", "1M"))));
+      first.createExperiment(
+          experiment("a", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      second.createExperiment(
+          experiment("b", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      first.createExperiment(
+          experiment("c", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
 
       assertEquals(3, second.experiments().size());
     }
@@ -314,7 +335,9 @@ class SqliteResultStoreTest {
   @Test
   void deletingAnExperimentCascades() throws Exception {
     try (SqliteResultStore store = SqliteResultStore.open(db())) {
-      long id = store.createExperiment(experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))));
+      long id =
+          store.createExperiment(
+              experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(10));
       store.query("DELETE FROM experiments WHERE id = " + id);
     }
@@ -328,7 +351,8 @@ class SqliteResultStoreTest {
   void pathsWithSpacesAndUriCharactersWork() {
     Path odd = dir.resolve("my results #1?.db");
     try (SqliteResultStore store = SqliteResultStore.open(odd)) {
-      store.createExperiment(experiment("odd", 1, 0, List.of(cell(1, "bs", "1M"))));
+      store.createExperiment(
+          experiment("odd", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(odd)) {
       assertEquals("odd", store.latest().orElseThrow().name());
@@ -343,7 +367,9 @@ class SqliteResultStoreTest {
       TunelabException e =
           assertThrows(
               TunelabException.class,
-              () -> store.createExperiment(experiment("x", 1, 0, List.of(cell(1, "bs", "1M")))));
+              () ->
+                  store.createExperiment(
+                      experiment("x", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION));
       assertTrue(e.getMessage().contains("read-only"), e.getMessage());
       assertTrue(store.experiments().isEmpty());
     }

@@ -1,5 +1,6 @@
-package io.tunelab.matrix;
+package io.tunelab.plan;
 
+import io.tunelab.matrix.Matrix;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;

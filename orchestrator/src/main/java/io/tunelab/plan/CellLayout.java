@@ -1,5 +1,7 @@
-package io.tunelab.matrix;
+package io.tunelab.plan;
 
+import io.tunelab.matrix.Axis;
+import io.tunelab.matrix.Matrix;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,4 +1,4 @@
-package io.tunelab.matrix;
+package io.tunelab.plan;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;

@@ -1,5 +1,6 @@
-package io.tunelab.matrix;
+package io.tunelab.plan;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,4 +19,16 @@ public record Cell(
     String label,
     Map<String, String> params,
     Map<String, String> knobs,
-    Map<String, String> vars) {}
+    Map<String, String> vars) {
+
+  /**
+   * What {@code ${…}} resolves to in one trial of this cell: captured variables, then the cell's
+   * parameters, then {@code ${rep}}.
+   */
+  public Map<String, String> trialVars(Map<String, String> captures, int rep) {
+    Map<String, String> all = new LinkedHashMap<>(captures);
+    all.putAll(vars);
+    all.put("rep", Integer.toString(rep));
+    return all;
+  }
+}

@@ -1,4 +1,4 @@
-package io.tunelab.matrix;
+package io.tunelab.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixLoader;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;

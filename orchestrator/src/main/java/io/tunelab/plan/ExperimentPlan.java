@@ -1,0 +1,109 @@
+package io.tunelab.plan;
+
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixException;
+import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.matrix.Workload;
+import io.tunelab.workload.WorkloadPlan;
+import io.tunelab.workload.WorkloadPlanner;
+import io.tunelab.yaml.Problem;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The middle stage: a matrix expanded into cells and ordered into trials. {@code tunelab plan}
+ * prints it, the store writes it before the first trial, and the runner walks it.
+ *
+ * @param order {@code sequential} or {@code shuffle}, as recorded
+ * @param trials in run order; {@link Trial#cellOrdinal()} refers to {@link Cell#ordinal()}
+ * @param workload the workload template every trial resolves with its variables
+ */
+public record ExperimentPlan(
+    String name,
+    String description,
+    String matrixYaml,
+    String matrixPath,
+    Matrix.Order order,
+    long seed,
+    int repeat,
+    int warmup,
+    List<Cell> cells,
+    List<Trial> trials,
+    Workload workload) {
+
+  /** Expands and orders a loaded matrix; refuses one whose exclusions leave nothing or too much. */
+  public static ExperimentPlan of(Matrix m) {
+    int count = checkedCount(m);
+    List<Cell> cells = MatrixExpander.expand(m);
+    checkWorkloads(m, cells);
+    return new ExperimentPlan(
+        m.name(),
+        m.description(),
+        m.text(),
+        m.source(),
+        m.order(),
+        m.seed(),
+        m.repeat(),
+        m.warmup(),
+        cells,
+        PlanBuilder.build(count, m.repeat(), m.warmup(), m.order(), m.seed()),
+        m.workload());
+  }
+
+  /** The jobs of one trial of {@code cell}. */
+  public WorkloadPlan workloadOf(Cell cell, Map<String, String> captures, int rep) {
+    return WorkloadPlanner.plan(workload, cell.trialVars(captures, rep));
+  }
+
+  /**
+   * Resolves every cell's workload before any host is touched, so a bad value exits 2; what setup
+   * steps will capture is not known yet and stands in as a placeholder.
+   */
+  private static void checkWorkloads(Matrix m, List<Cell> cells) {
+    Map<String, String> captures = new LinkedHashMap<>();
+    m.setup().stream()
+        .filter(s -> s.capture() != null)
+        .forEach(s -> captures.put(s.capture(), "captured"));
+    for (Cell cell : cells) {
+      WorkloadPlanner.plan(m.workload(), cell.trialVars(captures, 1));
+    }
+  }
+
+  /**
+   * The number of cells, counted without making them (exit 2 with the matrix's position when
+   * exclusions remove every cell or leave more trials than a plan may hold).
+   */
+  public static int checkedCount(Matrix m) {
+    long cells = MatrixExpander.count(m);
+    if (cells == 0) {
+      throw new MatrixException(
+          new Problem(m.excludeAt(), "exclude", "removes every cell of the matrix"));
+    }
+    int perCell = m.warmup() + m.repeat();
+    if (cells * perCell > MatrixLoader.MAX_TRIALS) {
+      throw new MatrixException(
+          new Problem(
+              m.matrixAt(),
+              "matrix",
+              cells
+                  + " cells of "
+                  + perCell
+                  + " trials each exceed "
+                  + MatrixLoader.MAX_TRIALS
+                  + " trials; split the experiment"));
+    }
+    return (int) cells;
+  }
+
+  /** The cells one at a time, for listing a large plan without holding it. */
+  public static Stream<Cell> cells(Matrix m) {
+    return MatrixExpander.stream(m);
+  }
+
+  /** {@code sequential} or {@code shuffle}, as the store records it. */
+  public String orderName() {
+    return order.name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

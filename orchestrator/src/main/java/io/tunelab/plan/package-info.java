@@ -1,0 +1,2 @@
+/** Stage plan of matrix → plan → run → agent → store → report: cells, trials and their order. */
+package io.tunelab.plan;
