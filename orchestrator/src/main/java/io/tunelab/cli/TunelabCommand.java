@@ -25,7 +25,8 @@ import picocli.CommandLine.ScopeType;
       ReportCommand.class,
       CompareCommand.class,
       ExportCommand.class,
-      HostsCommand.class
+      HostsCommand.class,
+      SchemaCommand.class
     })
 public final class TunelabCommand implements Runnable {
   @Option(
