@@ -26,7 +26,8 @@ import picocli.CommandLine.ScopeType;
       CompareCommand.class,
       ExportCommand.class,
       HostsCommand.class,
-      SchemaCommand.class
+      SchemaCommand.class,
+      CompleteCommand.class
     })
 public final class TunelabCommand implements Runnable {
   @Option(
