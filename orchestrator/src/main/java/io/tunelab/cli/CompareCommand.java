@@ -79,6 +79,7 @@ final class CompareCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       paramLabel = "FORMAT",
+      completionCandidates = FormatCandidates.Report.class,
       description = "text (default), md, csv or json.")
   String format;
 

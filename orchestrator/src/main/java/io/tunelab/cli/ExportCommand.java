@@ -42,6 +42,7 @@ final class ExportCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "csv",
       paramLabel = "FORMAT",
+      completionCandidates = FormatCandidates.Export.class,
       description = "csv (default), json (one array, an object per line) or jsonl (JSON Lines).")
   String format;
 

@@ -71,6 +71,7 @@ final class ReportCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       paramLabel = "FORMAT",
+      completionCandidates = FormatCandidates.Report.class,
       description = "text (default, fixed width for e-mail), md, csv or json.")
   String format;
 

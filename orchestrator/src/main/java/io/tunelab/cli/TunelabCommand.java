@@ -25,7 +25,9 @@ import picocli.CommandLine.ScopeType;
       ReportCommand.class,
       CompareCommand.class,
       ExportCommand.class,
-      HostsCommand.class
+      HostsCommand.class,
+      SchemaCommand.class,
+      CompleteCommand.class
     })
 public final class TunelabCommand implements Runnable {
   @Option(

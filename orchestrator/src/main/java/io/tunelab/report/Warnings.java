@@ -11,11 +11,11 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * What makes some cells' means less trustworthy, for one metric: outlying repetitions, fewer than
- * three repetitions, a coefficient of variation above 5 %.
+ * What makes some cells' means less trustworthy, for one metric: outlying repetitions, too few
+ * repetitions to judge them, fewer than three repetitions, a coefficient of variation above 5 %.
  *
  * @param measured how many cells have at least one value
- * @param entries by kind (outliers, then too few, then noisy), each in cell order
+ * @param entries by kind in {@link Kind} order, each in cell order
  */
 public record Warnings(String metric, String unit, int measured, List<Entry> entries) {
   /** How many entries of one kind the text lists before summing up the rest. */
@@ -23,20 +23,25 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
 
   /** The kinds of warning, in the order they are printed. */
   public enum Kind {
-    OUTLIER(
-        "outlier",
-        "outlying repetitions (modified z-score above " + fixed1(Outliers.THRESHOLD) + ")"),
+    OUTLIER("outlier", "outlying repetitions (Grubbs' test, two-sided, 5% level)", ""),
+    TOO_FEW_FOR_OUTLIERS(
+        "too_few_for_outliers",
+        "too few repetitions to judge outliers",
+        "Grubbs' test needs " + Outliers.MIN_N),
     FEW(
         "few_repetitions",
-        "fewer than " + Caveats.MIN_N + " repetitions, too few for a significance test"),
-    NOISY("noisy", "coefficient of variation above " + fixed1(100 * Caveats.MAX_CV) + "%");
+        "fewer than " + Caveats.MIN_N + " repetitions, too few for a significance test",
+        ""),
+    NOISY("noisy", "coefficient of variation above " + fixed1(100 * Caveats.MAX_CV) + "%", "");
 
     private final String id;
     private final String heading;
+    private final String note;
 
-    Kind(String id, String heading) {
+    Kind(String id, String heading, String note) {
       this.id = id;
       this.heading = heading;
+      this.note = note;
     }
 
     /** The name JSON uses. */
@@ -47,6 +52,11 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
     /** What the text says above the entries. */
     public String heading() {
       return heading;
+    }
+
+    /** Why, said after the heading in parentheses; empty when the heading says it all. */
+    public String note() {
+      return note;
     }
   }
 
@@ -61,6 +71,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
   public static Warnings of(
       List<Cell> cells, String metric, String unit, Function<Cell, String> label) {
     List<Entry> outliers = new ArrayList<>();
+    List<Entry> unjudged = new ArrayList<>();
     List<Entry> few = new ArrayList<>();
     List<Entry> noisy = new ArrayList<>();
     int measured = 0;
@@ -88,6 +99,18 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
                   o.value(),
                   o.score()));
         }
+        if (c.tooFewForOutliers()) {
+          unjudged.add(
+              new Entry(
+                  Kind.TOO_FEW_FOR_OUTLIERS,
+                  cell.ordinal(),
+                  name,
+                  c.n(),
+                  c.cv(),
+                  0,
+                  Double.NaN,
+                  0));
+        }
         if (c.tooFew()) {
           few.add(new Entry(Kind.FEW, cell.ordinal(), name, c.n(), c.cv(), 0, Double.NaN, 0));
         }
@@ -97,6 +120,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
       }
     }
     List<Entry> all = new ArrayList<>(outliers);
+    all.addAll(unjudged);
     all.addAll(few);
     all.addAll(noisy);
     return new Warnings(metric, unit, measured, List.copyOf(all));
@@ -118,7 +142,8 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
       if (of.isEmpty()) {
         continue;
       }
-      if (kind == Kind.FEW && of.size() == measured && of.size() > 1) {
+      boolean perCount = kind == Kind.FEW || kind == Kind.TOO_FEW_FOR_OUTLIERS;
+      if (perCount && of.size() == measured && of.size() > 1) {
         // Usually the matrix's own repeat: one line, not one per cell.
         int least = of.stream().mapToInt(Entry::n).min().orElse(0);
         int most = of.stream().mapToInt(Entry::n).max().orElse(0);
@@ -130,6 +155,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
                 + kind.heading()
                 + " (n = "
                 + (least == most ? least : least + ".." + most)
+                + (kind.note().isEmpty() ? "" : "; " + kind.note())
                 + ")");
         continue;
       }
@@ -137,7 +163,8 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
           kind == Kind.OUTLIER
               ? of.size() + (of.size() == 1 ? " repetition" : " repetitions")
               : of.size() + (of.size() == 1 ? " cell" : " cells");
-      lines.add(indent + kind.heading() + ", " + count + ":");
+      String note = kind.note().isEmpty() ? "" : " (" + kind.note() + ")";
+      lines.add(indent + kind.heading() + note + ", " + count + ":");
       for (Entry e : of.subList(0, Math.min(of.size(), SHOWN_PER_KIND))) {
         lines.add(indent + "  " + text(e));
       }
@@ -159,11 +186,18 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
               + ": "
               + Numbers.fixed(e.value())
               + (unit == null ? "" : " " + unit)
-              + ", z = "
-              + fixed1(e.score());
-      case FEW -> cell + ": n = " + e.n();
+              + ", G = "
+              + fixed2(e.score())
+              + " (critical "
+              + fixed2(Outliers.critical(e.n()))
+              + ")";
+      case TOO_FEW_FOR_OUTLIERS, FEW -> cell + ": n = " + e.n();
       case NOISY -> cell + ": cv " + fixed1(100 * e.cv()) + "%";
     };
+  }
+
+  private static String fixed2(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
   }
 
   private static String fixed1(double v) {

@@ -1,0 +1,201 @@
+package io.tunelab.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.networknt.schema.Schema;
+import io.tunelab.testing.JsonSchemas;
+import io.tunelab.testing.RepoFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * docs/schema/matrix.schema.json against the loader: every matrix the repository ships or documents
+ * validates, and every invalid golden fails the schema unless it is listed below with the reason
+ * why no schema can see its mistake.
+ */
+class MatrixSchemaTest {
+  /** Mistakes that need the rest of the file or the knob catalogue: only the loader sees them. */
+  private static final Map<String, String> SEMANTIC_NOT_SCHEMA =
+      Map.of(
+          "bad-knob-value.yaml", "value ranges of knobs come from the knob catalogue",
+          "bs-total-mismatch.yaml",
+              "64Q must be a size only because workload.dd.bs uses ${bs}; total/bs is arithmetic",
+          "exclude-missing-value.yaml", "exclude and include must name the axes' own values",
+          "knob-set-twice.yaml", "the same knob through two roles on one host",
+          "unknown-knob.yaml", "knob names come from the knob catalogue",
+          "unknown-role.yaml", "roles are declared in the same file",
+          "unknown-variable.yaml", "variables are declared in the same file");
+
+  /** Not YAML at all: the editor's YAML parser reports them before any schema applies. */
+  private static final Map<String, String> YAML_NOT_SCHEMA =
+      Map.of(
+          "flow-needs-quotes.yaml", "${bs} unquoted in a flow map opens a nested map",
+          "malformed-yaml.yaml", "an unclosed flow sequence");
+
+  /** The documented bad examples of docs/matrix.md, by name, whose mistakes are semantic. */
+  private static final Map<String, String> SEMANTIC_DOCS_EXAMPLES =
+      Map.of(
+          "typo-in-exclude", "exclude must name the axes' own values",
+          "ragged-total", "total/bs is arithmetic on a parameter's values",
+          "roles-and-variables", "roles and variables are declared in the same file");
+
+  private static final Schema SCHEMA = JsonSchemas.load("matrix");
+
+  @TestFactory
+  Stream<DynamicTest> everyMatrixTheRepositoryShipsOrDocumentsValidates() throws IOException {
+    return validExamples().entrySet().stream()
+        .map(
+            e ->
+                DynamicTest.dynamicTest(
+                    e.getKey(),
+                    () -> {
+                      MatrixLoader.load("matrix.yaml", e.getValue());
+                      assertEquals(List.of(), JsonSchemas.errors(SCHEMA, e.getValue()));
+                    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyInvalidGoldenFailsTheSchemaOrIsListedAsSemantic() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path yaml : files(RepoFiles.testResources("matrix").resolve("invalid"))) {
+      String name = yaml.getFileName().toString();
+      String text = RepoFiles.read(yaml);
+      tests.add(DynamicTest.dynamicTest(name, () -> checkInvalid(name, text)));
+    }
+    return tests.stream();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyBadExampleOfTheDocsFailsTheSchemaOrIsListedAsSemantic() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (DocsExamplesTest.Block b : docsBlocks()) {
+      if (b.info().equals("yaml bad")) {
+        String name = nameOf(b.text());
+        tests.add(
+            DynamicTest.dynamicTest(
+                "docs/matrix.md " + name,
+                () -> {
+                  assertThrows(MatrixException.class, () -> MatrixLoader.load("m.yaml", b.text()));
+                  List<String> errors = JsonSchemas.errors(SCHEMA, b.text());
+                  if (SEMANTIC_DOCS_EXAMPLES.containsKey(name)) {
+                    assertEquals(
+                        List.of(), errors, name + " is listed as semantic, not schema: unlist it");
+                  } else {
+                    assertFalse(errors.isEmpty(), name + " passes the schema");
+                  }
+                }));
+      }
+    }
+    return tests.stream();
+  }
+
+  @Test
+  void theListsNameOnlyExistingFilesAndExamples() throws IOException {
+    Set<String> invalid = new TreeSet<>();
+    for (Path p : files(RepoFiles.testResources("matrix").resolve("invalid"))) {
+      invalid.add(p.getFileName().toString());
+    }
+    assertTrue(invalid.containsAll(SEMANTIC_NOT_SCHEMA.keySet()), SEMANTIC_NOT_SCHEMA.toString());
+    assertTrue(invalid.containsAll(YAML_NOT_SCHEMA.keySet()), YAML_NOT_SCHEMA.toString());
+    Set<String> bad =
+        docsBlocks().stream()
+            .filter(b -> b.info().equals("yaml bad"))
+            .map(b -> nameOf(b.text()))
+            .collect(Collectors.toSet());
+    assertTrue(bad.containsAll(SEMANTIC_DOCS_EXAMPLES.keySet()), bad.toString());
+  }
+
+  @Test
+  void theSchemaHasTheLoadersTopLevelKeys() throws IOException {
+    var schema = JsonSchemas.json(JsonSchemas.text("matrix"));
+    Set<String> keys = new TreeSet<>();
+    schema.get("properties").fieldNames().forEachRemaining(keys::add);
+
+    assertEquals(new TreeSet<>(MatrixLoader.TOP_KEYS), keys);
+  }
+
+  /** A key the schema allows but no example uses could be one the loader refuses. */
+  @Test
+  void everyKeyTheSchemaDeclaresIsUsedByAMatrixThatLoads() throws IOException {
+    Set<String> used = new TreeSet<>();
+    for (String text : validExamples().values()) {
+      used.addAll(JsonSchemas.usedKeys(text));
+    }
+    Set<String> unused = new TreeSet<>(JsonSchemas.declaredKeys("matrix"));
+    unused.removeAll(used);
+
+    assertEquals(Set.of(), unused);
+  }
+
+  private static void checkInvalid(String name, String text) throws JsonProcessingException {
+    if (YAML_NOT_SCHEMA.containsKey(name)) {
+      assertNotNull(JsonSchemas.yamlProblem(text), name + " is listed as not YAML, but it parses");
+      return;
+    }
+    List<String> errors = JsonSchemas.errors(SCHEMA, text);
+    if (SEMANTIC_NOT_SCHEMA.containsKey(name)) {
+      assertEquals(
+          List.of(),
+          errors,
+          name + " is listed as semantic, not schema, but the schema catches it: unlist it");
+    } else {
+      assertFalse(errors.isEmpty(), name + " passes the schema");
+    }
+  }
+
+  /** Name → text of every matrix that must load and validate. */
+  private static Map<String, String> validExamples() throws IOException {
+    Map<String, String> examples = new java.util.LinkedHashMap<>();
+    Path root = RepoFiles.repoRoot();
+    try (Stream<Path> s = Files.walk(root.resolve("matrices"))) {
+      for (Path p : s.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        examples.put(root.relativize(p).toString(), RepoFiles.read(p));
+      }
+    }
+    for (Path p : files(RepoFiles.testResources("matrix").resolve("valid"))) {
+      examples.put("valid/" + p.getFileName(), RepoFiles.read(p));
+    }
+    for (DocsExamplesTest.Block b : docsBlocks()) {
+      if (b.info().equals("yaml")) {
+        examples.put("docs/matrix.md line " + b.line(), b.text());
+      }
+    }
+    assertTrue(examples.size() >= 10, "expected the repository's matrices, found " + examples);
+    return examples;
+  }
+
+  private static List<DocsExamplesTest.Block> docsBlocks() {
+    return DocsExamplesTest.blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/matrix.md")));
+  }
+
+  private static String nameOf(String yaml) {
+    for (String line : yaml.split("\n")) {
+      if (line.startsWith("name: ")) {
+        return line.substring("name: ".length()).strip();
+      }
+    }
+    return "(no name)";
+  }
+
+  private static List<Path> files(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+  }
+}
