@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class InventoryGoldenTest {
                       Inventory inventory = Inventory.load(name(yaml), RepoFiles.read(yaml), BASE);
                       String actual = describe(inventory);
                       Path golden = sibling(yaml, ".hosts.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 
@@ -52,7 +53,7 @@ class InventoryGoldenTest {
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 

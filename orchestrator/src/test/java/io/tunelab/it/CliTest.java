@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,11 +21,11 @@ class CliTest {
           "run", "plan", "resume", "status", "restore", "query", "report", "compare", "export",
           "hosts"
         }) {
-      Lab.Result r = Lab.tunelab(command, "--help");
+      Cli.Result r = Cli.tunelab(command, "--help");
       assertEquals(0, r.code(), command + ": " + r.all());
       assertTrue(r.out().contains("Usage: tunelab " + command), r.out());
     }
-    Lab.Result v = Lab.tunelab("--version");
+    Cli.Result v = Cli.tunelab("--version");
     assertEquals(0, v.code());
     assertTrue(v.out().matches("(?s)tunelab \\d+\\.\\d+.*"), v.out());
   }
@@ -32,15 +33,15 @@ class CliTest {
   @Test
   void planShowsCellsAndTrialsAndTouchesNothing() {
     Path db = dir.resolve("never.db");
-    Lab.Result r =
-        Lab.tunelab(
+    Cli.Result r =
+        Cli.tunelab(
             "plan",
             Lab.root().resolve("matrices/quickstart.yaml").toString(),
             "--db",
             db.toString());
     // plan has no --db: an unknown option is bad usage
     assertEquals(2, r.code(), r.all());
-    r = Lab.tunelab("plan", Lab.root().resolve("matrices/quickstart.yaml").toString());
+    r = Cli.tunelab("plan", Lab.root().resolve("matrices/quickstart.yaml").toString());
     assertEquals(0, r.code(), r.all());
     assertTrue(
         r.out().startsWith("quickstart: 6 cells x 3 repetitions (+0 warm-up) = 18 trials"),
@@ -51,11 +52,11 @@ class CliTest {
 
   @Test
   void badUsageExitsTwoWithoutStackTrace() {
-    Lab.Result r = Lab.tunelab("run");
+    Cli.Result r = Cli.tunelab("run");
     assertEquals(2, r.code());
     assertFalse(r.all().contains("at io.tunelab"), r.all());
     r =
-        Lab.tunelab(
+        Cli.tunelab(
             "run", dir.resolve("missing.yaml").toString(), "--db", dir.resolve("x.db").toString());
     assertEquals(2, r.code());
     assertTrue(r.err().contains("missing.yaml"), r.err());

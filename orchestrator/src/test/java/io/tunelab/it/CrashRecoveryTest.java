@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -115,7 +116,7 @@ class CrashRecoveryTest {
     runAndKill(db, 2);
     assertNotEquals(readAhead, disk.queue("read_ahead_kb"), "the killed run left the knob set");
     assertFalse(Files.exists(dir.resolve("torn-down-made-by-setup")));
-    Lab.Result r = Lab.tunelab("restore", "--db", db.toString());
+    Cli.Result r = Cli.tunelab("restore", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertTrue(r.out().contains("read_ahead_kb"), r.out());
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
@@ -123,7 +124,7 @@ class CrashRecoveryTest {
     assertTrue(Files.exists(dir.resolve("torn-down-made-by-setup")), r.out());
     assertEquals(
         List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
-    Lab.Result again = Lab.tunelab("restore", "--db", db.toString());
+    Cli.Result again = Cli.tunelab("restore", "--db", db.toString());
     assertTrue(again.out().contains("nothing to restore"), again.out());
   }
 
@@ -138,7 +139,7 @@ class CrashRecoveryTest {
         EndToEndTest.rows(db, "select id, finished_at from trials where status = 'ok' order by id");
     assertTrue(okBefore >= 1 && okBefore < 6, "killed mid-plan: " + okBefore);
 
-    Lab.Result r = Lab.tunelab("resume", "crash", "--db", db.toString());
+    Cli.Result r = Cli.tunelab("resume", "crash", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("6", "6")),

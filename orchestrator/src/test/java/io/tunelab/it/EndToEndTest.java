@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -95,7 +96,7 @@ class EndToEndTest {
                 total: 8MiB
             """);
     Path db = dir.resolve("t.db");
-    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertOriginals();
 
@@ -155,9 +156,9 @@ class EndToEndTest {
               command: cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes
             """);
     Path db = dir.resolve("t.db");
-    Lab.Result r;
+    Cli.Result r;
     try {
-      r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+      r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     } finally {
       List<String> after = new ArrayList<>();
       for (Path f : files) {
@@ -218,7 +219,7 @@ class EndToEndTest {
                 total: 32MiB
             """);
     Path db = dir.resolve("t.db");
-    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     List<List<String>> means =
         rows(
@@ -250,7 +251,7 @@ class EndToEndTest {
                 processes: ${procs}
             """);
     Path db = dir.resolve("t.db");
-    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(
@@ -278,7 +279,7 @@ class EndToEndTest {
               command: echo broken >&2; exit 3
             """);
     Path db = dir.resolve("t.db");
-    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(1, r.code(), r.all());
     List<List<String>> trials = rows(db, "select status, error from trials");
     assertEquals(2, trials.size());
@@ -307,7 +308,7 @@ class EndToEndTest {
     };
     for (String[] c : cases) {
       Path m = matrix(c[0]);
-      Lab.Result r = Lab.tunelab("run", m.toString(), "--db", db.toString());
+      Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
       assertEquals(Integer.parseInt(c[1]), r.code(), c[0] + "\n" + r.all());
       assertTrue(r.err().contains(m.toString()) || r.err().contains("host local"), r.err());
       assertFalse(r.err().contains("Exception"), r.err());
@@ -317,7 +318,7 @@ class EndToEndTest {
       }
     }
     Path m = matrix("name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n" + workload);
-    Lab.Result r = Lab.tunelab("run", m.toString(), "--db", "/proc/tunelab-no/t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", "/proc/tunelab-no/t.db");
     assertEquals(2, r.code(), r.all());
     assertTrue(r.err().contains("/proc/tunelab-no/t.db"), r.err());
     assertOriginals();

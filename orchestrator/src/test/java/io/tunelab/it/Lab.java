@@ -2,10 +2,7 @@ package io.tunelab.it;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.tunelab.cli.Main;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
@@ -24,20 +21,6 @@ final class Lab {
       }
       Assumptions.abort("needs root: loop devices and sysfs writes");
     }
-  }
-
-  /** The outcome of one CLI call. */
-  record Result(int code, String out, String err) {
-    String all() {
-      return out + err;
-    }
-  }
-
-  static Result tunelab(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
   }
 
   /** The repository root (surefire sets TUNELAB_ROOT). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -79,8 +80,8 @@ class LabTest {
     String ratio = dirtyRatio();
     Path db = dir.resolve("t.db");
 
-    Lab.Result r =
-        Lab.tunelab(
+    Cli.Result r =
+        Cli.tunelab(
             "run",
             matrix("cat /proc/sys/vm/dirty_ratio", 1).toString(),
             "--hosts",
@@ -128,8 +129,8 @@ class LabTest {
     String ratio = dirtyRatio();
     Path db = dir.resolve("t.db");
 
-    Lab.Result r =
-        Lab.tunelab(
+    Cli.Result r =
+        Cli.tunelab(
             "run",
             matrix("true", 1).toString(),
             "--hosts",
@@ -153,11 +154,11 @@ class LabTest {
     String readAhead = serverQueue("read_ahead_kb");
     String ratio = dirtyRatio();
     Path db = dir.resolve("t.db");
-    CompletableFuture<Lab.Result> run =
+    CompletableFuture<Cli.Result> run =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return Lab.tunelab(
+                return Cli.tunelab(
                     "run",
                     matrix("sleep 1", 3).toString(),
                     "--hosts",
@@ -182,7 +183,7 @@ class LabTest {
     listener.descendants().forEach(ProcessHandle::destroyForcibly);
     listener.destroyForcibly();
 
-    Lab.Result r = run.get(120, TimeUnit.SECONDS);
+    Cli.Result r = run.get(120, TimeUnit.SECONDS);
 
     assertEquals(3, r.code(), r.all());
     assertTrue(r.all().contains("host server"), r.all());
@@ -195,7 +196,7 @@ class LabTest {
 
     // the server comes back: its journal lets `tunelab restore` undo what the dead run set
     LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    Lab.Result restore = Lab.tunelab("restore", "--hosts", inventory(), "--db", db.toString());
+    Cli.Result restore = Cli.tunelab("restore", "--hosts", inventory(), "--db", db.toString());
     assertEquals(0, restore.code(), restore.all());
     assertEquals(readAhead, serverQueue("read_ahead_kb"));
   }

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +21,7 @@ class QuickstartTest {
     Path db = dir.resolve("q.db");
     String loopsBefore = LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim();
 
-    Lab.Result r = Lab.tunelab("run", matrix.toString(), "--db", db.toString());
+    Cli.Result r = Cli.tunelab("run", matrix.toString(), "--db", db.toString());
 
     assertEquals(0, r.code(), r.all());
     assertEquals(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agent.ApplyPayload;
+import io.tunelab.testing.GoldenFiles;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -200,7 +201,7 @@ class ApplyPlannerTest {
     r.trial("default", "default", "default", "default", "default");
     r.restore();
 
-    GoldenFile.assertMatches("knob/apply-scenarios.txt", out.toString());
+    GoldenFiles.assertMatches("knob/apply-scenarios.txt", out.toString());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.GoldenFiles;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,7 +93,7 @@ class KnobCatalogueTest {
       assertEquals(name, k.name());
       out.append(String.format("%-58s %-16s %-8s %s%n", name, k.kind(), k.device(), k.path()));
     }
-    GoldenFile.assertMatches("knob/catalogue.txt", out.toString());
+    GoldenFiles.assertMatches("knob/catalogue.txt", out.toString());
   }
 
   @Test
@@ -104,7 +105,7 @@ class KnobCatalogueTest {
       assertTrue(!e.getMessage().contains("\n"), e.getMessage());
       out.append(name).append("\n  ").append(e.getMessage()).append('\n');
     }
-    GoldenFile.assertMatches("knob/catalogue-errors.txt", out.toString());
+    GoldenFiles.assertMatches("knob/catalogue-errors.txt", out.toString());
   }
 
   @Test

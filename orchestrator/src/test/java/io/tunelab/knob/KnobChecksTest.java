@@ -2,6 +2,7 @@ package io.tunelab.knob;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tunelab.testing.GoldenFiles;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class KnobChecksTest {
       out.append(c[0]).append(" = ").append(c[1]).append("\n  ");
       out.append(problem.orElse("ok")).append('\n');
     }
-    GoldenFile.assertMatches("knob/preflight.txt", out.toString());
+    GoldenFiles.assertMatches("knob/preflight.txt", out.toString());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class MatrixGoldenTest {
                       Matrix m = MatrixLoader.load(name(yaml), RepoFiles.read(yaml));
                       String actual = CellText.describe(m);
                       Path golden = sibling(yaml, ".cells.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 
@@ -54,7 +55,7 @@ class MatrixGoldenTest {
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 

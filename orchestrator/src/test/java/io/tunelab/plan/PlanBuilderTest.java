@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.knob.GoldenFile;
 import io.tunelab.matrix.Matrix.Order;
+import io.tunelab.testing.GoldenFiles;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,14 +14,14 @@ class PlanBuilderTest {
 
   @Test
   void sequentialRunsCellByCellWarmupsFirst() {
-    GoldenFile.assertMatches(
+    GoldenFiles.assertMatches(
         "plan/sequential-4x3-warmup1.txt",
         render(PlanBuilder.build(4, 3, 1, Order.SEQUENTIAL, 42)));
   }
 
   @Test
   void shuffleWithSeed42IsFixedForever() {
-    GoldenFile.assertMatches(
+    GoldenFiles.assertMatches(
         "plan/shuffle-4x3-warmup1-seed42.txt",
         render(PlanBuilder.build(4, 3, 1, Order.SHUFFLE, 42)));
   }

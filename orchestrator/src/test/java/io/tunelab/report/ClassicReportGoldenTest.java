@@ -10,6 +10,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class ClassicReportGoldenTest {
       id = Studies.iscsi(store);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      GoldenFiles.assertMatches("iscsi-readahead.txt", report(id, store));
+      GoldenFiles.assertMatches("report/iscsi-readahead.txt", report(id, store));
     }
   }
 
@@ -65,7 +66,7 @@ class ClassicReportGoldenTest {
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      GoldenFiles.assertMatches("loop-readahead.txt", report(id, store));
+      GoldenFiles.assertMatches("report/loop-readahead.txt", report(id, store));
     }
   }
 
@@ -83,7 +84,7 @@ class ClassicReportGoldenTest {
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      GoldenFiles.assertMatches("my-reader.txt", report(id, store));
+      GoldenFiles.assertMatches("report/my-reader.txt", report(id, store));
     }
   }
 
@@ -98,7 +99,7 @@ class ClassicReportGoldenTest {
               Fixtures.TOOL_VERSION);
     }
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      GoldenFiles.assertMatches("planned.txt", report(id, store));
+      GoldenFiles.assertMatches("report/planned.txt", report(id, store));
     }
   }
 }

@@ -2,10 +2,11 @@ package io.tunelab.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tunelab.report.GoldenFiles;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Cli;
+import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,17 +46,17 @@ class CompareGoldenTest {
   void twoKernelsInEveryFormat() throws Exception {
     String a = String.valueOf(base);
     String b = String.valueOf(next);
-    GoldenFiles.assertMatches("compare", "nfs-kernels.txt", compare(0, a, b));
-    GoldenFiles.assertMatches("compare", "nfs-kernels.md", compare(0, a, b, "--format", "md"));
-    GoldenFiles.assertMatches("compare", "nfs-kernels.csv", compare(0, a, b, "--format", "csv"));
-    GoldenFiles.assertMatches("compare", "nfs-kernels.json", compare(0, a, b, "--format", "json"));
+    GoldenFiles.assertMatches("compare/" + "nfs-kernels.txt", compare(0, a, b));
+    GoldenFiles.assertMatches("compare/" + "nfs-kernels.md", compare(0, a, b, "--format", "md"));
+    GoldenFiles.assertMatches("compare/" + "nfs-kernels.csv", compare(0, a, b, "--format", "csv"));
+    GoldenFiles.assertMatches(
+        "compare/" + "nfs-kernels.json", compare(0, a, b, "--format", "json"));
   }
 
   @Test
   void timeInsteadOfThroughputWithAStricterTest() throws Exception {
     GoldenFiles.assertMatches(
-        "compare",
-        "nfs-kernels-seconds.txt",
+        "compare/" + "nfs-kernels-seconds.txt",
         compare(
             0,
             String.valueOf(base),
@@ -71,16 +72,14 @@ class CompareGoldenTest {
   @Test
   void twoValuesOfOneAxis() throws Exception {
     GoldenFiles.assertMatches(
-        "compare",
-        "nfs-writers-2-vs-10.txt",
+        "compare/" + "nfs-writers-2-vs-10.txt",
         compare(0, String.valueOf(next), "--axis", "dd=2,10"));
   }
 
   @Test
   void twoCasesWhoseNamesHoldSlashesEqualsAndColonsOfAnUnfinishedExperiment() throws Exception {
     GoldenFiles.assertMatches(
-        "compare",
-        "iscsi-cases.txt",
+        "compare/" + "iscsi-cases.txt",
         compare(1, String.valueOf(iscsi), "--axis", "case=default,client:ra=2M/server:ra=2M"));
   }
 }

@@ -8,6 +8,7 @@ import io.tunelab.cli.CompletionScript;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

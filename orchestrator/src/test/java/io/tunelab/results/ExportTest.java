@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.report.ExportFormat;
-import io.tunelab.report.GoldenFiles;
 import io.tunelab.report.SampleWriter;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SampleRow;
 import io.tunelab.store.SampleSink;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Cli;
+import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ class ExportTest {
         lines.get(1));
     assertTrue(
         csv.contains(",case=nfs:thresh=100M/bg=10M/dd=2,"), "labels with / = : stay one field");
-    GoldenFiles.assertMatches("export", "nfs-new.csv", csv);
+    GoldenFiles.assertMatches("export/" + "nfs-new.csv", csv);
   }
 
   @Test

@@ -2,10 +2,11 @@ package io.tunelab.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tunelab.report.GoldenFiles;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Cli;
+import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,40 +45,38 @@ class ReportGoldenTest {
 
   @Test
   void classicAsMarkdownCsvAndJson() throws Exception {
-    GoldenFiles.assertMatches("report", "iscsi-readahead.txt", report(iscsi, 1));
-    GoldenFiles.assertMatches("report", "iscsi-readahead.md", report(iscsi, 1, "--format", "md"));
-    GoldenFiles.assertMatches("report", "iscsi-readahead.csv", report(iscsi, 1, "--format", "csv"));
+    GoldenFiles.assertMatches("report/" + "iscsi-readahead.txt", report(iscsi, 1));
+    GoldenFiles.assertMatches("report/" + "iscsi-readahead.md", report(iscsi, 1, "--format", "md"));
     GoldenFiles.assertMatches(
-        "report", "iscsi-readahead.json", report(iscsi, 1, "--format", "json"));
+        "report/" + "iscsi-readahead.csv", report(iscsi, 1, "--format", "csv"));
+    GoldenFiles.assertMatches(
+        "report/" + "iscsi-readahead.json", report(iscsi, 1, "--format", "json"));
   }
 
   @Test
   void casesAsRowsBlockSizesAsColumns() throws Exception {
     GoldenFiles.assertMatches(
-        "report", "iscsi-pivot.txt", report(iscsi, 1, "--rows", "case", "--cols", "bs"));
+        "report/" + "iscsi-pivot.txt", report(iscsi, 1, "--rows", "case", "--cols", "bs"));
   }
 
   @Test
   void oneMetricPerRepetitionWithTheOtherAxisAsBlocks() throws Exception {
     GoldenFiles.assertMatches(
-        "report",
-        "nfs-seconds-by-writers.txt",
+        "report/" + "nfs-seconds-by-writers.txt",
         report(nfs, 0, String.valueOf(nfsId), "--metric", "seconds", "--rows", "dd"));
   }
 
   @Test
   void writersDownCasesAcrossInMarkdown() throws Exception {
     GoldenFiles.assertMatches(
-        "report",
-        "nfs-pivot.md",
+        "report/" + "nfs-pivot.md",
         report(nfs, 0, String.valueOf(nfsId), "--rows", "dd", "--cols", "case", "--format", "md"));
   }
 
   @Test
   void thePivotAsCsvGivesMeanAndStdColumns() throws Exception {
     GoldenFiles.assertMatches(
-        "report",
-        "nfs-pivot.csv",
+        "report/" + "nfs-pivot.csv",
         report(nfs, 0, String.valueOf(nfsId), "--cols", "case", "--format", "csv"));
   }
 }

@@ -3,6 +3,7 @@ package io.tunelab.results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import io.tunelab.testing.JsonSchemas;
 import org.junit.jupiter.api.Test;
 

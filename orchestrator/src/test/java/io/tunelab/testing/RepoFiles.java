@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
-/** Finds the repository from a test; compares golden text or rewrites it on request. */
+/** Finds the repository and its files from a test. */
 public final class RepoFiles {
   private RepoFiles() {}
 
@@ -37,24 +37,5 @@ public final class RepoFiles {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /**
-   * The golden text of {@code golden}; with {@code -Dtunelab.updateGolden=true} it is first
-   * rewritten from {@code actual} (inspect the diff by hand before committing).
-   */
-  public static String golden(Path golden, String actual) {
-    if (Boolean.getBoolean("tunelab.updateGolden")) {
-      try {
-        Files.writeString(golden, actual, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    if (!Files.exists(golden)) {
-      throw new AssertionError(
-          golden + " is missing; run with -Dtunelab.updateGolden=true to create it");
-    }
-    return read(golden);
   }
 }
