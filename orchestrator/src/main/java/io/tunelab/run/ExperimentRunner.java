@@ -85,7 +85,7 @@ public final class ExperimentRunner {
 
   private RunSummary execute(Matrix matrix, ResultStore.StoredExperiment resumed) {
     List<Cell> cells = MatrixExpander.expand(matrix);
-    checkWorkloads(matrix, cells);
+    WorkloadPlanner.check(matrix, cells); // before any host is touched, so a bad value exits 2
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector)) {
       liveHosts = hosts;
       Map<String, Map<String, String>> facts = HostFacts.gather(hosts);
@@ -132,17 +132,6 @@ public final class ExperimentRunner {
         liveHosts = null;
         finished.countDown();
       }
-    }
-  }
-
-  /** Resolves every cell's workload before any host is touched, so a bad value exits 2. */
-  private static void checkWorkloads(Matrix matrix, List<Cell> cells) {
-    Map<String, String> captures = new LinkedHashMap<>();
-    matrix.setup().stream()
-        .filter(s -> s.capture() != null)
-        .forEach(s -> captures.put(s.capture(), "captured"));
-    for (Cell cell : cells) {
-      WorkloadPlanner.plan(matrix.workload(), ExperimentKnobs.vars(cell, captures, 1));
     }
   }
 

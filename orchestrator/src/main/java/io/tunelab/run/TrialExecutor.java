@@ -7,11 +7,13 @@ import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobValues;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.TrialStep;
 import io.tunelab.store.ResultStore.Sample;
 import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.workload.Job;
+import io.tunelab.workload.JobPlan;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.Measurements;
+import io.tunelab.workload.ProcessPlan;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
 import java.time.Duration;
@@ -55,8 +57,10 @@ final class TrialExecutor {
     List<SettingRow> settings = apply(requested);
     beforeTrial();
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
-    AgentSession session = hosts.session(hosts.hostOf(plan.role()));
-    List<JobResult> results = runJobs(session, plan.jobs());
+    AgentSession session = hosts.session(hosts.hostOf(plan.jobs().get(0).role()));
+    List<ProcessPlan> processes =
+        plan.jobs().stream().map(JobPlan::processes).flatMap(List::stream).toList();
+    List<JobResult> results = runJobs(session, processes);
     for (JobResult job : results) {
       if (job.exitCode() != 0) {
         String last =
@@ -136,16 +140,19 @@ final class TrialExecutor {
   }
 
   private void beforeTrial() {
-    for (String step : matrix.beforeTrial()) {
-      String verb = step.equals("drop_caches") ? "drop-caches" : step;
+    for (TrialStep step : matrix.beforeTrial()) {
+      if (step.kind() == TrialStep.Kind.COMMAND) {
+        continue;
+      }
+      String verb = step.kind() == TrialStep.Kind.DROP_CACHES ? "drop-caches" : "sync";
       hosts.parallel(session -> session.require(verb, List.of(), PHASE_TIMEOUT));
     }
   }
 
-  private static List<JobResult> runJobs(AgentSession session, List<Job> jobs) {
+  private static List<JobResult> runJobs(AgentSession session, List<ProcessPlan> jobs) {
     List<String> payload = new ArrayList<>();
     payload.add("timeout\t" + WORKLOAD_TIMEOUT.toSeconds());
-    for (Job job : jobs) {
+    for (ProcessPlan job : jobs) {
       payload.add("job\t" + job.name());
       job.argv().forEach(a -> payload.add("arg\t" + a));
     }

@@ -28,10 +28,12 @@ class MatrixLoaderTest {
     assertEquals(0, m.seed());
     assertEquals(List.of(), m.beforeTrial());
     assertNull(m.hostsFile());
-    Workload.Command w = (Workload.Command) m.workload();
-    assertEquals("local", w.on());
+    Workload.Job job = m.workload().jobs().get(0);
+    Workload.Command w = (Workload.Command) job.work();
+    assertEquals("cmd", job.name());
+    assertEquals("local", job.on());
     assertEquals("none", w.parser());
-    assertEquals("1", w.processes());
+    assertEquals("1", job.processes());
     assertEquals("name: d\n" + WORKLOAD, m.text());
     assertEquals("m.yaml", m.source());
   }
@@ -152,6 +154,6 @@ class MatrixLoaderTest {
   @Test
   void blockScalarCommandsLoseTheirTrailingNewline() {
     Matrix m = MatrixLoader.load("m.yaml", "name: b\nworkload:\n  command: |\n    run it\n");
-    assertEquals("run it", ((Workload.Command) m.workload()).command());
+    assertEquals("run it", ((Workload.Command) m.workload().jobs().get(0).work()).command());
   }
 }
