@@ -10,7 +10,6 @@ import java.util.function.Function;
  * it was written. Where a captured value is allowed, it is checked when the experiment runs.
  */
 final class NumberFields {
-  static final int MAX_PROCESSES = JobValues.MAX_PROCESSES;
 
   private final NodeReader in;
   private final Variables variables;
@@ -97,7 +96,7 @@ final class NumberFields {
       return null;
     }
     int before = in.problems().size();
-    checkWholeNumber(node, text, key, MAX_PROCESSES);
+    checkWholeNumber(node, text, key, JobValues.MAX_PROCESSES);
     return in.problems().size() == before ? text : null;
   }
 
@@ -130,6 +129,8 @@ final class NumberFields {
         return null;
       }
       values = v.allValues();
+      // so that every case of a cases axis must set it, as for any other template
+      uses.use(text, node.position(), key, VariableUses.Context.WORKLOAD);
     }
     boolean ok = true;
     for (ValueAt v : values) {
