@@ -4,7 +4,7 @@ import io.tunelab.agents.AgentScript;
 import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.ReadResult;
 import io.tunelab.remote.Transport;
-import io.tunelab.workload.Job;
+import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -117,16 +117,16 @@ public final class AgentSession implements AutoCloseable {
    * Starts {@code jobs} together and waits for all of them; jobs still running after {@code limit}
    * are killed by the agent (exit status 124).
    */
-  public RunResult run(List<Job> jobs, Duration limit) {
+  public RunResult run(List<ProcessPlan> jobs, Duration limit) {
     return run(jobs, limit, limit.plus(RUN_GRACE));
   }
 
   /** {@link #run(List, Duration)}, giving up on the answer after {@code wait}. */
-  RunResult run(List<Job> jobs, Duration limit, Duration wait) {
+  RunResult run(List<ProcessPlan> jobs, Duration limit, Duration wait) {
     List<String> payload = new ArrayList<>();
     payload.add(
         "timeout\t" + BigDecimal.valueOf(limit.toMillis(), 3).stripTrailingZeros().toPlainString());
-    for (Job job : jobs) {
+    for (ProcessPlan job : jobs) {
       payload.add("job\t" + job.name());
       job.argv().forEach(a -> payload.add("arg\t" + a));
     }

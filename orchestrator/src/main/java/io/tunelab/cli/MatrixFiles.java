@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.JobFiles;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import java.io.IOException;
@@ -14,10 +15,24 @@ final class MatrixFiles {
 
   static Matrix load(Path file) {
     try {
-      return MatrixLoader.load(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+      return MatrixLoader.load(
+          file.toString(), Files.readString(file, StandardCharsets.UTF_8), beside(file));
     } catch (IOException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT, file + ": cannot read the matrix: " + e.getMessage());
     }
+  }
+
+  /** The job files a matrix names, read relative to the matrix file's directory. */
+  static JobFiles beside(Path matrixFile) {
+    return path -> {
+      Path file = matrixFile.resolveSibling(path);
+      try {
+        return Files.readString(file, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new IllegalArgumentException(
+            e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.toString());
+      }
+    };
   }
 }

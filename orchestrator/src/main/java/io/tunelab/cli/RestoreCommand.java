@@ -12,6 +12,7 @@ import io.tunelab.run.SshConnector;
 import io.tunelab.store.SqliteResultStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -70,6 +71,7 @@ final class RestoreCommand implements Callable<Integer> {
                   m ->
                       connectors.computeIfAbsent(
                           m.source(), x -> new SshConnector(Inventories.forMatrix(hosts, m))),
+                  path -> MatrixFiles.beside(Path.of(path)),
                   out::println);
           if (left > 0) {
             failures.add(left + " experiment(s) in " + db.path());

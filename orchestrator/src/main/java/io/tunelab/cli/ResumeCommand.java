@@ -6,6 +6,7 @@ import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,7 +49,11 @@ final class ResumeCommand implements Callable<Integer> {
           TunelabException.BAD_INPUT,
           "experiment " + stored.id() + " (" + stored.name() + ") is finished: nothing to resume");
     }
-    Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
+    Matrix matrix =
+        MatrixLoader.load(
+            stored.matrixPath(),
+            stored.matrixYaml(),
+            MatrixFiles.beside(Path.of(stored.matrixPath())));
     return ExperimentSession.execute(
         matrix,
         Inventories.forMatrix(hosts, matrix),

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks {@code workload.dd.flags}: only {@code iflag=}, {@code oflag=} and {@code conv=}, each
+ * Checks a dd job's {@code flags}: only {@code iflag=}, {@code oflag=} and {@code conv=}, each
  * once, and nothing that would change the closing summary tunelab parses.
  */
 final class DdFlags {
@@ -17,11 +17,11 @@ final class DdFlags {
   private DdFlags() {}
 
   /** The flags, none when left out; null (with problems) when one is refused. */
-  static List<String> read(NodeReader in, YamlNode node) {
+  static List<String> read(NodeReader in, YamlNode node, String key) {
     if (node == null) {
       return List.of();
     }
-    YamlNode.Sequence list = in.sequence(node, "workload.dd.flags");
+    YamlNode.Sequence list = in.sequence(node, key);
     if (list == null) {
       return null;
     }
@@ -29,7 +29,7 @@ final class DdFlags {
     Set<String> operands = new LinkedHashSet<>();
     boolean ok = true;
     for (YamlNode item : list.items()) {
-      String flag = in.text(item, "workload.dd.flags");
+      String flag = in.text(item, key);
       String why = flag == null ? "" : flagProblem(flag);
       if (why == null && !operands.add(flag.substring(0, flag.indexOf('=')))) {
         String operand = flag.substring(0, flag.indexOf('='));
@@ -38,7 +38,7 @@ final class DdFlags {
       if (why != null) {
         ok = false;
         if (!why.isEmpty()) {
-          in.problem(item.position(), "workload.dd.flags", why);
+          in.problem(item.position(), key, why);
         }
       } else {
         flags.add(flag);

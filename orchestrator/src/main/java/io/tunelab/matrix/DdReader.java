@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads {@code workload.dd} with the checks of a dd run: operands that are paths, a block size,
- * count or a total that is a whole number of blocks, and flags tunelab can parse the output of.
+ * Reads a {@code dd} job with the checks of a dd run: operands that are paths, a block size, count
+ * or a total that is a whole number of blocks, and flags tunelab can parse the output of.
  */
 final class DdReader {
   private static final List<String> KEYS =
@@ -29,66 +29,74 @@ final class DdReader {
     this.numbers = numbers;
   }
 
-  /** Reads {@code workload.dd}; null (with problems) when it cannot run. */
-  Workload read(YamlNode node, String on) {
-    YamlNode.Mapping map = in.mapping(node, "workload.dd");
+  /**
+   * Reads a dd job's map ({@code workload.dd}); null (with problems) when it cannot run. Its {@code
+   * processes} is read with the job's other common keys.
+   *
+   * @param path where the map is written: {@code workload.dd}, {@code workload.jobs.NAME.dd}
+   */
+  Workload.Dd read(YamlNode node, String path) {
+    YamlNode.Mapping map = in.mapping(node, path);
     if (map == null) {
       return null;
     }
-    in.onlyKeys(map, "workload.dd", KEYS);
-    String input = operand(map, "input");
-    String output = operand(map, "output");
-    String bs = required(map, "bs");
+    in.onlyKeys(map, path, KEYS);
+    String input = operand(map, path, "input");
+    String output = operand(map, path, "output");
+    String bs = required(map, path, "bs");
     if (bs != null) {
-      numbers.checkSize(map.get("bs"), bs, "workload.dd.bs");
+      numbers.checkSize(map.get("bs"), bs, path + ".bs");
     }
     String count = null;
     String total = null;
     boolean hasCount = map.get("count") != null;
     boolean hasTotal = map.get("total") != null;
     if (hasCount && hasTotal) {
-      in.problem(map.position(), "workload.dd", "give count or total, not both");
+      in.problem(map.position(), path, "give count or total, not both");
     } else if (!hasCount && !hasTotal) {
       in.problem(
           map.position(),
-          "workload.dd",
+          path,
           "give count (blocks per dd) or total (bytes per dd, a multiple of bs)");
     } else if (hasCount) {
-      count = in.text(map.get("count"), "workload.dd.count");
+      count = in.text(map.get("count"), path + ".count");
       if (count != null) {
-        numbers.checkWholeNumber(map.get("count"), count, "workload.dd.count", Long.MAX_VALUE);
+        numbers.checkWholeNumber(map.get("count"), count, path + ".count", Long.MAX_VALUE);
       }
     } else {
-      total = in.text(map.get("total"), "workload.dd.total");
+      total = in.text(map.get("total"), path + ".total");
       if (total != null
-          && numbers.checkSize(map.get("total"), total, "workload.dd.total")
+          && numbers.checkSize(map.get("total"), total, path + ".total")
           && bs != null) {
-        checkMultiple(map.get("total").position(), total, bs);
+        checkMultiple(map.get("total").position(), path + ".total", total, bs);
       }
     }
-    List<String> flags = DdFlags.read(in, map.get("flags"));
-    String processes = numbers.processes(map.get("processes"), "workload.dd.processes");
-    if (on == null
-        || input == null
+    List<String> flags = DdFlags.read(in, map.get("flags"), path + ".flags");
+    if (input == null
         || output == null
         || bs == null
         || flags == null
-        || processes == null
         || (count == null && total == null)) {
       return null;
     }
-    return new Workload.Dd(on, input, output, bs, count, total, flags, processes, map.position());
+    return new Workload.Dd(input, output, bs, count, total, flags, map.position());
   }
 
   /** A dd operand (if=, of=): a path that may name variables but holds nothing a shell reads. */
-  private String operand(YamlNode.Mapping map, String name) {
-    String key = "workload.dd." + name;
-    String value = required(map, name);
+  private String operand(YamlNode.Mapping map, String path, String name) {
+    String key = path + "." + name;
+    String value = required(map, path, name);
     if (value == null) {
       return null;
     }
     Position at = map.get(name).position();
-    String literal = value.replaceAll("\\$\\{[A-Za-z_][A-Za-z0-9_]*}", "");
+    String literal;
+    try {
+      literal = Substitution.literalText(value);
+    } catch (IllegalArgumentException e) {
+      in.problem(at, key, e.getMessage());
+      return null;
+    }
     String why = ValueRules.parameterProblem(literal.isEmpty() ? "x" : literal);
     if (why != null) {
       in.problem(
@@ -104,17 +112,17 @@ final class DdReader {
     return value;
   }
 
-  private String required(YamlNode.Mapping map, String name) {
+  private String required(YamlNode.Mapping map, String path, String name) {
     YamlNode node = map.get(name);
     if (node == null) {
-      in.problem(map.position(), "workload.dd." + name, "required key is missing");
+      in.problem(map.position(), path + "." + name, "required key is missing");
       return null;
     }
-    return in.text(node, "workload.dd." + name);
+    return in.text(node, path + "." + name);
   }
 
   /** total must be a whole number of blocks: dd runs count = total / bs blocks. */
-  private void checkMultiple(Position at, String total, String bs) {
+  private void checkMultiple(Position at, String key, String total, String bs) {
     Variable bsVar = variables.soleParameter(bs);
     Variable totalVar = variables.soleParameter(total);
     Set<String> reported = new LinkedHashSet<>();
@@ -128,13 +136,13 @@ final class DdReader {
       for (Map.Entry<String, ValueAt> t : totalVar.byCase.entrySet()) {
         ValueAt b = bsVar.byCase.get(t.getKey());
         if (b != null) {
-          checkPair(at, t.getValue().value(), b.value(), reported);
+          checkPair(at, key, t.getValue().value(), b.value(), reported);
         }
       }
     } else {
       for (String t : texts(totalVar, total)) {
         for (String b : texts(bsVar, bs)) {
-          checkPair(at, t, b, reported);
+          checkPair(at, key, t, b, reported);
         }
       }
     }
@@ -151,7 +159,7 @@ final class DdReader {
     return texts;
   }
 
-  private void checkPair(Position at, String total, String bs, Set<String> reported) {
+  private void checkPair(Position at, String key, String total, String bs, Set<String> reported) {
     long t;
     long b;
     try {
@@ -172,7 +180,7 @@ final class DdReader {
               + b
               + " bytes): dd runs total/bs whole blocks";
       if (reported.add(message)) {
-        in.problem(at, "workload.dd.total", message);
+        in.problem(at, key, message);
       }
     }
   }

@@ -4,8 +4,6 @@ import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobCatalogue;
 import io.tunelab.knob.KnobValues;
 import io.tunelab.yaml.Position;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Checks the knobs a matrix writes: each role-qualified key against the knob catalogue, and each
@@ -74,7 +72,7 @@ final class KnobKeys {
       in.problem(at, path, why == null || why.isBlank() ? "unknown knob '" + knob + "'" : why);
       return;
     }
-    uses.use(knob, at, path, VariableUses.Context.KNOB);
+    uses.use(knob, at, path, VariableUses.Context.KNOB_NAME);
   }
 
   /**
@@ -110,10 +108,6 @@ final class KnobKeys {
   }
 
   private static String withPlaceholders(String template) {
-    Map<String, String> placeholders = new LinkedHashMap<>();
-    for (String name : Substitution.names(template)) {
-      placeholders.put(name, PLACEHOLDER);
-    }
-    return Substitution.apply(template, placeholders, new Position("", 0, 0));
+    return Substitution.withEveryReferenceAs(template, PLACEHOLDER);
   }
 }

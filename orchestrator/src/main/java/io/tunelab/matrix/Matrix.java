@@ -13,7 +13,11 @@ import java.util.Map;
  * @param roles role to host name, in declared order ({@code local -> local} when absent)
  * @param hostsFile the {@code hosts:} entry, or null
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
- * @param beforeTrial steps before every trial: {@code sync}, {@code drop_caches}
+ * @param cellSetup steps before the first trial of a cell, again after a cell change
+ * @param cellTeardown steps after the last trial of a cell (and after a cell step failed)
+ * @param beforeTrial steps before every trial, in the order written
+ * @param afterTrial steps after every trial, in the order written
+ * @param monitors tools sampling hosts while the jobs run
  * @param include extra cells, each a map of axis or knob name to value
  * @param matrixAt where the {@code matrix:} key stands (the top of the file when absent), for
  *     problems the plan stage finds
@@ -28,6 +32,8 @@ public record Matrix(
     String hostsFile,
     List<Step> setup,
     List<Step> teardown,
+    List<Step> cellSetup,
+    List<Step> cellTeardown,
     Map<String, String> settings,
     List<Axis> axes,
     List<Map<String, String>> exclude,
@@ -36,7 +42,9 @@ public record Matrix(
     int warmup,
     Order order,
     long seed,
-    List<String> beforeTrial,
+    List<TrialStep> beforeTrial,
+    List<TrialStep> afterTrial,
+    List<Monitor> monitors,
     Workload workload,
     Position matrixAt,
     Position excludeAt) {

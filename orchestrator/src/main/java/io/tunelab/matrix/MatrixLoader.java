@@ -10,10 +10,8 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -35,6 +33,8 @@ public final class MatrixLoader {
           "hosts",
           "setup",
           "teardown",
+          "cell_setup",
+          "cell_teardown",
           "settings",
           "matrix",
           "exclude",
@@ -44,9 +44,10 @@ public final class MatrixLoader {
           "order",
           "seed",
           "before_trial",
+          "after_trial",
+          "monitors",
           "workload");
   private static final List<String> ORDERS = List.of("sequential", "shuffle");
-  private static final List<String> BEFORE_TRIAL = List.of("sync", "drop_caches");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]*");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
@@ -54,22 +55,33 @@ public final class MatrixLoader {
 
   private final String file;
   private final String text;
+  private final JobFiles jobFiles;
   private final Problems problems = new Problems(MatrixException::new);
   private final NodeReader in = new NodeReader(problems);
 
-  private MatrixLoader(String file, String text) {
+  private MatrixLoader(String file, String text, JobFiles jobFiles) {
     this.file = file;
     this.text = text;
+    this.jobFiles = jobFiles;
   }
 
   /**
-   * Parses and validates a matrix.
+   * Parses and validates a matrix that names no job file.
    *
    * @param fileName the name used in messages ({@code FILE:LINE:COL: KEY: what is wrong})
    * @throws MatrixException listing every problem found, in file order
    */
   public static Matrix load(String fileName, String text) {
-    return new MatrixLoader(fileName, text).load();
+    return load(fileName, text, JobFiles.NONE);
+  }
+
+  /**
+   * Parses and validates a matrix; the fio job files it names are read through {@code jobFiles}.
+   *
+   * @throws MatrixException listing every problem found, in file order
+   */
+  public static Matrix load(String fileName, String text, JobFiles jobFiles) {
+    return new MatrixLoader(fileName, text, jobFiles).load();
   }
 
   private Matrix load() {
@@ -92,9 +104,12 @@ public final class MatrixLoader {
     Variables variables = new Variables(in);
     VariableUses uses = new VariableUses(in, variables);
     KnobKeys knobKeys = new KnobKeys(in, roles, uses);
-    StepsReader steps = new StepsReader(in, roles, variables, uses);
+    StepsReader steps = new StepsReader(in, roles, variables, uses, StepsReader.Scope.EXPERIMENT);
     List<Step> setup = steps.read(top.get("setup"), "setup");
     List<Step> teardown = steps.read(top.get("teardown"), "teardown");
+    StepsReader cellSteps = new StepsReader(in, roles, variables, uses, StepsReader.Scope.CELL);
+    List<Step> cellSetup = cellSteps.read(top.get("cell_setup"), "cell_setup");
+    List<Step> cellTeardown = cellSteps.read(top.get("cell_teardown"), "cell_teardown");
     List<KnobSetting> knobs = new ArrayList<>();
     AxesReader axesReader = new AxesReader(in, roles, knobKeys, variables);
     Map<String, String> settings = settings(top.get("settings"), roles, knobKeys, knobs);
@@ -109,8 +124,13 @@ public final class MatrixLoader {
     if (top.get("workload") == null) {
       in.problem(top.position(), "workload", "required key is missing");
     } else {
-      workload = new WorkloadReader(in, roles, variables, uses).read(top.get("workload"));
+      workload = new WorkloadReader(in, roles, variables, uses, jobFiles).read(top.get("workload"));
     }
+    StepsReader trialSteps = new StepsReader(in, roles, variables, uses, StepsReader.Scope.TRIAL);
+    List<TrialStep> beforeTrial =
+        trialSteps.readTrialSteps(top.get("before_trial"), "before_trial");
+    List<TrialStep> afterTrial = trialSteps.readTrialSteps(top.get("after_trial"), "after_trial");
+    List<Monitor> monitors = new MonitorsReader(in, roles, uses).read(top.get("monitors"));
     uses.check();
     for (AxisDraft a : axes) {
       knobs.addAll(a.knobSettings());
@@ -130,6 +150,8 @@ public final class MatrixLoader {
             hosts(top.get("hosts")),
             setup,
             teardown,
+            cellSetup,
+            cellTeardown,
             settings,
             axes(axes),
             List.copyOf(exclude),
@@ -138,7 +160,9 @@ public final class MatrixLoader {
             warmup,
             order,
             seed(top.get("seed"), order),
-            beforeTrial(top.get("before_trial")),
+            beforeTrial,
+            afterTrial,
+            monitors,
             workload,
             entryPosition(top, "matrix"),
             entryPosition(top, "exclude"));
@@ -293,35 +317,6 @@ public final class MatrixLoader {
       seed = random.nextLong() & 0x7fff_ffffL;
     } while (seed == 0);
     return seed;
-  }
-
-  private List<String> beforeTrial(YamlNode node) {
-    if (node == null) {
-      return List.of();
-    }
-    YamlNode.Sequence list = in.sequence(node, "before_trial");
-    if (list == null) {
-      return List.of();
-    }
-    Set<String> steps = new LinkedHashSet<>();
-    for (YamlNode item : list.items()) {
-      String step = in.text(item, "before_trial");
-      if (step == null) {
-        continue;
-      }
-      if (!BEFORE_TRIAL.contains(step)) {
-        in.problem(
-            item.position(),
-            "before_trial",
-            "'"
-                + step
-                + "' is not a step (steps: sync, drop_caches)"
-                + DidYouMean.hint(step, BEFORE_TRIAL));
-      } else if (!steps.add(step)) {
-        in.problem(item.position(), "before_trial", "'" + step + "' is given twice");
-      }
-    }
-    return List.copyOf(steps);
   }
 
   private static List<Axis> axes(List<AxisDraft> drafts) {

@@ -2,20 +2,23 @@ package io.tunelab.matrix;
 
 import io.tunelab.yaml.YamlNode;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Checks the numeric fields of a workload (sizes, counts, processes), written literally or as one
- * {@code ${parameter}}: then each value the parameter takes is checked, where it was written.
+ * Checks the single-valued fields of a workload (sizes, counts, processes, ionice, …), written
+ * literally or as one {@code ${parameter}}: then each value the parameter takes is checked, where
+ * it was written. Where a captured value is allowed, it is checked when the experiment runs.
  */
 final class NumberFields {
-  static final int MAX_PROCESSES = 10_000;
 
   private final NodeReader in;
   private final Variables variables;
+  private final VariableUses uses;
 
-  NumberFields(NodeReader in, Variables variables) {
+  NumberFields(NodeReader in, Variables variables, VariableUses uses) {
     this.in = in;
     this.variables = variables;
+    this.uses = uses;
   }
 
   /** Checks a size (more than 0 bytes); false when some value is not one. */
@@ -65,7 +68,11 @@ final class NumberFields {
     }
   }
 
-  /** The number of processes: {@code 1} when left out, null (with a problem) when invalid. */
+  /**
+   * The number of processes: {@code 1} when left out, null (with a problem) when invalid. Besides a
+   * whole number or a parameter, it may be a captured {@code ${variable}} or {@code ${#list}}:
+   * known only when the experiment runs, and checked then.
+   */
   String processes(YamlNode node, String key) {
     if (node == null) {
       return "1";
@@ -74,9 +81,91 @@ final class NumberFields {
     if (text == null) {
       return null;
     }
+    Substitution.Reference sole = soleReference(text);
+    if (sole != null && isRunTimeValue(sole, true)) {
+      uses.use(text, node.position(), key, VariableUses.Context.WORKLOAD);
+      return text;
+    }
+    if (text.indexOf('$') >= 0 && variables.soleParameter(text) == null) {
+      in.problem(
+          node.position(),
+          key,
+          "write a whole number, a single ${parameter}, a captured ${variable} or ${#list}, not '"
+              + text
+              + "'");
+      return null;
+    }
     int before = in.problems().size();
-    checkWholeNumber(node, text, key, MAX_PROCESSES);
+    checkWholeNumber(node, text, key, JobValues.MAX_PROCESSES);
     return in.problems().size() == before ? text : null;
+  }
+
+  /**
+   * A field that is a literal or a single {@code ${variable}}, e.g. {@code ionice}: a literal and
+   * every value of a parameter are checked by {@code problem} (null when fine); a captured value is
+   * checked when the trial runs. Null (with a problem) when invalid.
+   *
+   * @param what what to write, for the message of a field that is neither: {@code an ionice class}
+   */
+  String literalOrVariable(
+      YamlNode node, String key, String what, Function<String, String> problem) {
+    String text = in.text(node, key);
+    if (text == null) {
+      return null;
+    }
+    Substitution.Reference sole = soleReference(text);
+    if (sole != null && isRunTimeValue(sole, false)) {
+      uses.use(text, node.position(), key, VariableUses.Context.WORKLOAD);
+      return text;
+    }
+    List<ValueAt> values;
+    if (text.indexOf('$') < 0) {
+      values = List.of(new ValueAt(text, node.position(), key));
+    } else {
+      Variable v = variables.soleParameter(text);
+      if (v == null) {
+        in.problem(
+            node.position(), key, "write " + what + " or a single ${variable}, not '" + text + "'");
+        return null;
+      }
+      values = v.allValues();
+      // so that every case of a cases axis must set it, as for any other template
+      uses.use(text, node.position(), key, VariableUses.Context.WORKLOAD);
+    }
+    boolean ok = true;
+    for (ValueAt v : values) {
+      String why = problem.apply(v.value());
+      if (why != null) {
+        ok = false;
+        in.problem(v.position(), v.key(), why + usedAs(v, key));
+      }
+    }
+    return ok ? text : null;
+  }
+
+  /** The one reference a template consists of, or null. */
+  private static Substitution.Reference soleReference(String text) {
+    try {
+      List<Substitution.Reference> refs = Substitution.refs(text);
+      return refs.size() == 1 && Substitution.literalText(text).isEmpty() ? refs.get(0) : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Whether a sole reference is resolved only at run time (a capture), or names no variable at all
+   * (then the variable checks report it); {@code ${#list}} only where a count is due.
+   */
+  private boolean isRunTimeValue(Substitution.Reference r, boolean count) {
+    if (r.name().equals(Variables.REP) || r.name().equals(Variables.PROC)) {
+      return false;
+    }
+    Variable v = variables.get(r.name());
+    if (r.form() == Substitution.Reference.Form.COUNT) {
+      return count;
+    }
+    return r.form() == Substitution.Reference.Form.VALUE && (v == null || v.isCapture());
   }
 
   /**

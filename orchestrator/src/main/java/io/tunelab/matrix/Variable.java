@@ -12,12 +12,17 @@ final class Variable {
     PARAMETER,
     CASE_PARAMETER,
     SETUP_CAPTURE,
-    TEARDOWN_CAPTURE
+    TEARDOWN_CAPTURE,
+    CELL_CAPTURE,
+    CELL_TEARDOWN_CAPTURE
   }
 
   final String name;
   final Kind kind;
   final Position position;
+
+  /** A list capture ({@code capture: NAME[]}): one value per line of the step's output. */
+  final boolean list;
 
   /** For a case parameter: its cases axis. */
   final String axis;
@@ -29,15 +34,25 @@ final class Variable {
   final Map<String, ValueAt> byCase = new LinkedHashMap<>();
 
   Variable(String name, Kind kind, Position position, String axis) {
+    this(name, kind, position, axis, false);
+  }
+
+  Variable(String name, Kind kind, Position position, String axis, boolean list) {
     this.name = name;
     this.kind = kind;
     this.position = position;
     this.axis = axis;
+    this.list = list;
   }
 
   /** A parameter axis or a case parameter: a variable whose value changes from cell to cell. */
   boolean isParameter() {
     return kind == Kind.PARAMETER || kind == Kind.CASE_PARAMETER;
+  }
+
+  /** A value captured from a host's output, known only when the experiment runs. */
+  boolean isCapture() {
+    return !isParameter();
   }
 
   /** Every value a parameter can take: its axis and include values, or its cases' values. */
@@ -53,8 +68,12 @@ final class Variable {
         return "a parameter of cases axis '" + axis + "'";
       case SETUP_CAPTURE:
         return "a setup capture";
-      default:
+      case TEARDOWN_CAPTURE:
         return "a teardown capture";
+      case CELL_CAPTURE:
+        return "a cell_setup capture";
+      default:
+        return "a cell_teardown capture";
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tunelab.matrix;
 
+import io.tunelab.matrix.Substitution.Reference;
 import io.tunelab.yaml.DidYouMean;
 import io.tunelab.yaml.Position;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The places that name variables, and their checks. Uses are recorded while the file is read and
@@ -16,12 +18,23 @@ import java.util.Map;
 final class VariableUses {
   /** Where a template is used; decides which variables it may name. */
   enum Context {
-    /** Knob names and values: parameters, case parameters, setup captures, rep. */
+    /**
+     * Knob names: parameters, case parameters, setup and cell captures, rep; a list as {@code
+     * ${name[*]}}.
+     */
+    KNOB_NAME,
+    /** Knob values: parameters, case parameters, setup and cell captures, rep. */
     KNOB,
-    /** Workload fields: as for knobs, plus proc. */
+    /** Workload fields: as for knob values, plus proc and {@code ${name[proc]}}. */
     WORKLOAD,
+    /** Monitor devices: as for knob names. */
+    MONITOR,
     /** Setup and teardown steps: only captures of earlier steps. */
-    STEP
+    STEP,
+    /** cell_setup and cell_teardown: parameters, setup captures, earlier cell captures. */
+    CELL_STEP,
+    /** before_trial and after_trial commands: as for knob values. */
+    TRIAL_STEP
   }
 
   private record Use(
@@ -41,9 +54,14 @@ final class VariableUses {
     useIn(template, at, key, context, List.of());
   }
 
-  /** Records a step's template, which may name only {@code capturedBefore}. */
+  /** Records a setup or teardown step's template, which may name only {@code capturedBefore}. */
   void useInStep(String template, Position at, String key, List<String> capturedBefore) {
     useIn(template, at, key, Context.STEP, List.copyOf(capturedBefore));
+  }
+
+  /** Records a cell step's template: besides parameters, it sees {@code capturedBefore}. */
+  void useInCellStep(String template, Position at, String key, List<String> capturedBefore) {
+    useIn(template, at, key, Context.CELL_STEP, List.copyOf(capturedBefore));
   }
 
   private void useIn(
@@ -61,19 +79,45 @@ final class VariableUses {
   void check() {
     Map<String, Use> usedCaseParameters = new LinkedHashMap<>();
     for (Use u : uses) {
-      for (String name : new LinkedHashSet<>(Substitution.references(u.template))) {
-        String why =
-            u.context == Context.STEP ? stepProblem(name, u.stepKnown) : trialProblem(name, u);
+      Map<String, Reference> distinct = new LinkedHashMap<>();
+      for (Reference r : Substitution.refs(u.template)) {
+        distinct.putIfAbsent(r.text(), r);
+      }
+      Set<String> expanded = new LinkedHashSet<>();
+      for (Reference r : distinct.values()) {
+        String why = problem(r, u);
         if (why != null) {
           in.problem(u.at, u.key, why);
+        } else if (r.form() == Reference.Form.EACH) {
+          expanded.add(r.name());
         }
-        Variable v = variables.get(name);
+        Variable v = variables.get(r.name());
         if (why == null && v != null && v.kind == Variable.Kind.CASE_PARAMETER) {
-          usedCaseParameters.putIfAbsent(name, u);
+          usedCaseParameters.putIfAbsent(r.name(), u);
         }
+      }
+      if (expanded.size() > 1) {
+        in.problem(
+            u.at,
+            u.key,
+            "expands "
+                + expanded.size()
+                + " lists ("
+                + String.join(", ", expanded)
+                + "): one entry may expand one list");
       }
     }
     usedCaseParameters.forEach(this::checkEveryCaseSets);
+  }
+
+  private String problem(Reference r, Use u) {
+    String why =
+        switch (u.context) {
+          case STEP -> stepProblem(r.name(), u.stepKnown);
+          case CELL_STEP -> cellStepProblem(r.name(), u.stepKnown);
+          default -> trialProblem(r.name(), u);
+        };
+    return why != null ? why : formProblem(r, u.context);
   }
 
   private String trialProblem(String name, Use u) {
@@ -81,9 +125,7 @@ final class VariableUses {
       return null;
     }
     if (name.equals(Variables.PROC)) {
-      return u.context == Context.WORKLOAD
-          ? null
-          : "${proc} (the process number) is known only in workload fields";
+      return u.context == Context.WORKLOAD ? null : procProblem();
     }
     Variable v = variables.get(name);
     if (v == null) {
@@ -92,7 +134,14 @@ final class VariableUses {
     if (v.kind == Variable.Kind.TEARDOWN_CAPTURE) {
       return "'" + name + "' is captured in teardown, after the last trial";
     }
+    if (v.kind == Variable.Kind.CELL_TEARDOWN_CAPTURE) {
+      return "'" + name + "' is captured in cell_teardown, after the cell's last trial";
+    }
     return null;
+  }
+
+  private static String procProblem() {
+    return "${proc} (the process number) is known only in workload fields";
   }
 
   private String stepProblem(String name, List<String> capturedBefore) {
@@ -108,22 +157,106 @@ final class VariableUses {
           + "} changes from trial to trial, but setup and teardown run once per"
           + " experiment: they may use only variables captured by earlier steps";
     }
+    if (v != null && isCellCapture(v)) {
+      return "'"
+          + name
+          + "' is "
+          + v.describe()
+          + ", made for each cell, but setup and teardown run once per experiment: they may"
+          + " use only variables captured by earlier steps";
+    }
     if (v != null) {
       return "'" + name + "' is captured by a later step (line " + v.position.line() + ")";
     }
     return unknown(name, capturedBefore);
   }
 
+  private String cellStepProblem(String name, List<String> capturedBefore) {
+    if (name.equals(Variables.REP)) {
+      return "${rep} changes from trial to trial, but cell_setup and cell_teardown run once per"
+          + " cell: they may use parameters and captures";
+    }
+    if (name.equals(Variables.PROC)) {
+      return procProblem();
+    }
+    Variable v = variables.get(name);
+    if (v == null) {
+      return unknown(name, cellStepNames(capturedBefore));
+    }
+    if (v.kind == Variable.Kind.TEARDOWN_CAPTURE) {
+      return "'" + name + "' is captured in teardown, after the last trial";
+    }
+    if (isCellCapture(v) && !capturedBefore.contains(name)) {
+      return "'" + name + "' is captured by a later step (line " + v.position.line() + ")";
+    }
+    return null;
+  }
+
+  /** The checks of how a variable is referred to: as a value, a list or a list's length. */
+  private String formProblem(Reference r, Context context) {
+    Variable v = variables.get(r.name());
+    boolean list = v != null && v.list;
+    String name = r.name();
+    if (list && r.form() == Reference.Form.VALUE) {
+      return "'"
+          + name
+          + "' is a list (capture: "
+          + name
+          + "[]): write ${"
+          + name
+          + "[*]} in a knob name, ${"
+          + name
+          + "[proc]} in a workload field or ${#"
+          + name
+          + "} for the number of elements";
+    }
+    if (!list && r.form() != Reference.Form.VALUE) {
+      return "'"
+          + name
+          + "' is not a list: "
+          + r.text()
+          + " needs a list capture (capture: "
+          + name
+          + "[])";
+    }
+    if (r.form() == Reference.Form.EACH
+        && context != Context.KNOB_NAME
+        && context != Context.MONITOR) {
+      return r.text()
+          + " (one entry per element) is allowed only in knob names and monitor devices";
+    }
+    if (r.form() == Reference.Form.AT_PROC && context != Context.WORKLOAD) {
+      return r.text() + " (the element of process ${proc}) is known only in workload fields";
+    }
+    return null;
+  }
+
+  private static boolean isCellCapture(Variable v) {
+    return v.kind == Variable.Kind.CELL_CAPTURE || v.kind == Variable.Kind.CELL_TEARDOWN_CAPTURE;
+  }
+
   private List<String> trialNames(Context context) {
     List<String> names = new ArrayList<>();
     for (Variable v : variables.all()) {
-      if (v.kind != Variable.Kind.TEARDOWN_CAPTURE) {
+      if (v.kind != Variable.Kind.TEARDOWN_CAPTURE
+          && v.kind != Variable.Kind.CELL_TEARDOWN_CAPTURE) {
         names.add(v.name);
       }
     }
     names.add(Variables.REP);
     if (context == Context.WORKLOAD) {
       names.add(Variables.PROC);
+    }
+    return names;
+  }
+
+  private List<String> cellStepNames(List<String> capturedBefore) {
+    List<String> names = new ArrayList<>();
+    for (Variable v : variables.all()) {
+      if (v.kind != Variable.Kind.TEARDOWN_CAPTURE
+          && (!isCellCapture(v) || capturedBefore.contains(v.name))) {
+        names.add(v.name);
+      }
     }
     return names;
   }

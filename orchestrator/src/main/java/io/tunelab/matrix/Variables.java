@@ -53,10 +53,9 @@ final class Variables {
     }
   }
 
-  /** Declares a captured variable; returns false (with a problem) on a clash. */
-  boolean defineCapture(String name, Position at, String key, boolean teardown) {
-    Variable.Kind kind = teardown ? Variable.Kind.TEARDOWN_CAPTURE : Variable.Kind.SETUP_CAPTURE;
-    return define(new Variable(name, kind, at, null), key) != null;
+  /** Declares a captured variable, a list or not; returns false (with a problem) on a clash. */
+  boolean defineCapture(String name, Variable.Kind kind, boolean list, Position at, String key) {
+    return define(new Variable(name, kind, at, null, list), key) != null;
   }
 
   /** The parameter a template consisting of exactly one {@code ${name}} names, or null. */

@@ -3,6 +3,7 @@ package io.tunelab.plan;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Workload;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
@@ -59,15 +60,17 @@ public record ExperimentPlan(
 
   /**
    * Resolves every cell's workload before any host is touched, so a bad value exits 2; what setup
-   * steps will capture is not known yet and stands in as a placeholder.
+   * and cell steps will capture is not known yet and stands in as a placeholder.
    */
   private static void checkWorkloads(Matrix m, List<Cell> cells) {
     Map<String, String> captures = new LinkedHashMap<>();
-    m.setup().stream()
-        .filter(s -> s.capture() != null)
-        .forEach(s -> captures.put(s.capture(), "captured"));
+    Stream.of(m.setup(), m.cellSetup())
+        .flatMap(List::stream)
+        .map(Step::capture)
+        .filter(c -> c != null)
+        .forEach(c -> captures.put(c, WorkloadPlanner.placeholder()));
     for (Cell cell : cells) {
-      WorkloadPlanner.plan(m.workload(), cell.trialVars(captures, 1));
+      WorkloadPlanner.check(m.workload(), cell.trialVars(captures, 1), captures.keySet());
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.JobFiles;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ExperimentStatus;
@@ -24,10 +25,14 @@ public final class InterruptedTeardown {
 
   /**
    * Tears down every experiment marked running; {@code connectors} gives the connector for a matrix
-   * (its inventory). Returns how many experiments could not be cleaned.
+   * (its inventory), {@code jobFiles} the job files beside a stored matrix path. Returns how many
+   * experiments could not be cleaned.
    */
   public static int run(
-      ResultStore store, Function<Matrix, HostConnector> connectors, Consumer<String> out) {
+      ResultStore store,
+      Function<Matrix, HostConnector> connectors,
+      Function<String, JobFiles> jobFiles,
+      Consumer<String> out) {
     int failed = 0;
     for (ResultStore.ExperimentSummary e : store.experiments()) {
       if (e.status() != ExperimentStatus.RUNNING) {
@@ -35,7 +40,9 @@ public final class InterruptedTeardown {
       }
       ResultStore.StoredExperiment stored =
           store.findExperiment(Long.toString(e.id())).orElseThrow();
-      Matrix matrix = MatrixLoader.load(stored.matrixPath(), stored.matrixYaml());
+      Matrix matrix =
+          MatrixLoader.load(
+              stored.matrixPath(), stored.matrixYaml(), jobFiles.apply(stored.matrixPath()));
       Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
       String which = "experiment " + e.id() + " (" + e.name() + ")";
       List<String> problems;

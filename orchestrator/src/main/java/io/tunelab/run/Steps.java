@@ -4,8 +4,8 @@ import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
-import io.tunelab.workload.Job;
 import io.tunelab.workload.JobResult;
+import io.tunelab.workload.ProcessPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +23,10 @@ final class Steps {
     String command = Substitution.apply(step.run(), vars, step.position());
     AgentSession session = hosts.session(hosts.hostOf(step.on()));
     JobResult job =
-        session.run(List.of(new Job("step", List.of("sh", "-c", command))), TIMEOUT).jobs().get(0);
+        session
+            .run(List.of(new ProcessPlan("step", List.of("sh", "-c", command), null)), TIMEOUT)
+            .jobs()
+            .get(0);
     int rc = job.exitCode();
     if (rc != 0) {
       List<String> err = job.stderr();

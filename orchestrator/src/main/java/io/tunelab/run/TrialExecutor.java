@@ -7,9 +7,12 @@ import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobValues;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.TrialStep;
 import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.workload.JobPlan;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.Measurements;
+import io.tunelab.workload.ProcessPlan;
 import io.tunelab.workload.Sample;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
@@ -53,8 +56,10 @@ final class TrialExecutor {
     List<SettingRow> settings = apply(requested);
     beforeTrial();
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
-    AgentSession session = hosts.session(hosts.hostOf(plan.role()));
-    List<JobResult> results = session.run(plan.jobs(), WORKLOAD_TIMEOUT).jobs();
+    AgentSession session = hosts.session(hosts.hostOf(plan.jobs().get(0).role()));
+    List<ProcessPlan> processes =
+        plan.jobs().stream().map(JobPlan::processes).flatMap(List::stream).toList();
+    List<JobResult> results = session.run(processes, WORKLOAD_TIMEOUT).jobs();
     for (JobResult job : results) {
       if (job.exitCode() != 0) {
         String last =
@@ -131,21 +136,19 @@ final class TrialExecutor {
   }
 
   private void beforeTrial() {
-    for (String step : matrix.beforeTrial()) {
+    for (TrialStep step : matrix.beforeTrial()) {
+      if (step.kind() == TrialStep.Kind.COMMAND) {
+        continue;
+      }
       hosts.parallel(
           session -> {
-            beforeTrial(session, step);
+            if (step.kind() == TrialStep.Kind.DROP_CACHES) {
+              session.dropCaches();
+            } else {
+              session.sync();
+            }
             return step;
           });
-    }
-  }
-
-  /** One of the matrix's {@code before_trial} steps on one host. */
-  private static void beforeTrial(AgentSession session, String step) {
-    switch (step) {
-      case "drop_caches" -> session.dropCaches();
-      case "sync" -> session.sync();
-      default -> throw new IllegalStateException("unknown before_trial step '" + step + "'");
     }
   }
 }

@@ -1,12 +1,12 @@
 package io.tunelab.workload;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
- * The resolved workload of one trial: the jobs to start together and how to read their output.
+ * The resolved workload of one trial: the jobs to start together and its time limits.
  *
- * @param blockBytes dd's block size in bytes ({@code iops = mib_per_s / bs_in_MiB}); 0 when
- *     unknown, then no {@code iops} is derived
- * @param parser {@code dd} or {@code none}
+ * @param duration null, or when jobs still running are stopped (SIGINT, then SIGKILL after a grace)
+ * @param timeout null, or when a trial still running is killed and recorded as failed
  */
-public record WorkloadPlan(String role, List<Job> jobs, String parser, long blockBytes) {}
+public record WorkloadPlan(List<JobPlan> jobs, Duration duration, Duration timeout) {}

@@ -10,8 +10,8 @@ import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.ApplyLine.Op;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.ReadResult;
-import io.tunelab.workload.Job;
 import io.tunelab.workload.JobResult;
+import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,8 +113,9 @@ class AgentSessionTest {
       RunResult run =
           agent.run(
               List.of(
-                  new Job("a.0", List.of("sh", "-c", "echo one; echo two; echo oops >&2")),
-                  new Job("b.1", List.of("sh", "-c", "echo 'tab\there'; exit 3"))),
+                  new ProcessPlan(
+                      "a.0", List.of("sh", "-c", "echo one; echo two; echo oops >&2"), null),
+                  new ProcessPlan("b.1", List.of("sh", "-c", "echo 'tab\there'; exit 3"), null)),
               Duration.ofSeconds(30));
 
       assertEquals(1, run.status());
@@ -136,7 +137,9 @@ class AgentSessionTest {
   void aFractionalLimitKillsTheJobOnTheHost() {
     try (AgentSession agent = new LocalAgent(dir).start()) {
       RunResult run =
-          agent.run(List.of(new Job("slow", List.of("sleep", "30"))), Duration.ofMillis(500));
+          agent.run(
+              List.of(new ProcessPlan("slow", List.of("sleep", "30"), null)),
+              Duration.ofMillis(500));
 
       assertEquals(124, run.jobs().get(0).exitCode());
       assertTrue(run.jobs().get(0).hostSeconds() < 10, run.toString());
@@ -176,7 +179,9 @@ class AgentSessionTest {
           assertThrows(
               AgentException.class,
               () ->
-                  agent.run(List.of(new Job("bad name!", List.of("true"))), Duration.ofSeconds(5)));
+                  agent.run(
+                      List.of(new ProcessPlan("bad name!", List.of("true"), null)),
+                      Duration.ofSeconds(5)));
 
       assertTrue(e.getMessage().contains("'run' failed (status 2)"), e.getMessage());
       assertEquals("1", agent.hello().version());

@@ -22,7 +22,7 @@ class ProtocolConfinedTest {
       List.of(
           "\\t",
           "\t",
-          ".rows(",
+          ".rows(\"",
           ".request(",
           "session.require(",
           "AgentResponse",

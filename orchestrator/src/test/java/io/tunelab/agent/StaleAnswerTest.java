@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agents.AgentScript;
 import io.tunelab.remote.Transport;
-import io.tunelab.workload.Job;
+import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +28,8 @@ class StaleAnswerTest {
               AgentException.class,
               () ->
                   agent.run(
-                      List.of(new Job("slow", List.of("sh", "-c", "sleep 2; echo late"))),
+                      List.of(
+                          new ProcessPlan("slow", List.of("sh", "-c", "sleep 2; echo late"), null)),
                       Duration.ofSeconds(10),
                       Duration.ofMillis(300)));
       long start = System.nanoTime();

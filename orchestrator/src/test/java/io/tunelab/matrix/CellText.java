@@ -2,6 +2,7 @@ package io.tunelab.matrix;
 
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.MatrixExpander;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -24,6 +25,12 @@ final class CellText {
     }
     for (Step s : m.teardown()) {
       out.append("# teardown: ").append(step(s)).append('\n');
+    }
+    for (Step s : m.cellSetup()) {
+      out.append("# cell_setup: ").append(step(s)).append('\n');
+    }
+    for (Step s : m.cellTeardown()) {
+      out.append("# cell_teardown: ").append(step(s)).append('\n');
     }
     if (!m.settings().isEmpty()) {
       out.append("# settings: ").append(map(m.settings())).append('\n');
@@ -54,8 +61,21 @@ final class CellText {
         .append(", seed ")
         .append(m.seed())
         .append(", before_trial ")
-        .append(m.beforeTrial())
+        .append(trialSteps(m.beforeTrial()))
         .append('\n');
+    if (!m.afterTrial().isEmpty()) {
+      out.append("# after_trial ").append(trialSteps(m.afterTrial())).append('\n');
+    }
+    for (Monitor mon : m.monitors()) {
+      out.append("# monitor: ")
+          .append(mon.tool())
+          .append(" on ")
+          .append(mon.roles())
+          .append(" every ")
+          .append(Durations.format(mon.interval()))
+          .append(mon.devices().isEmpty() ? "" : " devices " + mon.devices())
+          .append('\n');
+    }
     out.append("# workload: ").append(workload(m.workload())).append('\n');
     for (Cell c : MatrixExpander.expand(m)) {
       out.append(c.ordinal())
@@ -71,13 +91,97 @@ final class CellText {
   }
 
   private static String step(Step s) {
-    return s.on() + ": " + s.run() + (s.capture() == null ? "" : " -> ${" + s.capture() + "}");
+    return s.on()
+        + ": "
+        + s.run()
+        + (s.capture() == null ? "" : " -> ${" + s.capture() + (s.captureList() ? "[]}" : "}"));
   }
 
+  private static String trialSteps(List<TrialStep> steps) {
+    return steps.stream()
+        .map(t -> t.kind() == TrialStep.Kind.COMMAND ? step(t.command()) : t.text())
+        .toList()
+        .toString();
+  }
+
+  /** A short form as before jobs existed, on one line; anything else one line per job. */
   private static String workload(Workload w) {
-    if (w instanceof Workload.Dd dd) {
+    Workload.Job only = w.jobs().get(0);
+    boolean plain =
+        w.jobs().size() == 1
+            && only.key().equals("workload")
+            && w.duration() == null
+            && w.timeout() == null
+            && only.ionice() == null
+            && only.nice() == null
+            && only.cpus() == null
+            && !(only.work() instanceof Workload.Fio)
+            && !(only.work() instanceof Workload.Command c && c.bytes() != null);
+    if (plain) {
+      return legacy(only);
+    }
+    StringBuilder out = new StringBuilder();
+    out.append(w.jobs().size()).append(w.jobs().size() == 1 ? " job" : " jobs");
+    if (w.duration() != null) {
+      out.append(", duration ").append(w.duration());
+    }
+    if (w.timeout() != null) {
+      out.append(", timeout ").append(w.timeout());
+    }
+    for (Workload.Job j : w.jobs()) {
+      out.append("\n# job ")
+          .append(j.name())
+          .append(" on ")
+          .append(j.on())
+          .append(" (processes ")
+          .append(j.processes());
+      if (j.ionice() != null) {
+        out.append(", ionice ").append(j.ionice());
+      }
+      if (j.nice() != null) {
+        out.append(", nice ").append(j.nice());
+      }
+      if (j.cpus() != null) {
+        out.append(", cpus ").append(j.cpus());
+      }
+      out.append("): ").append(work(j.work()));
+    }
+    return out.toString();
+  }
+
+  private static String work(Workload.Work work) {
+    if (work instanceof Workload.Dd dd) {
+      return "dd if="
+          + dd.input()
+          + " of="
+          + dd.output()
+          + " bs="
+          + dd.bs()
+          + (dd.count() != null ? " count=" + dd.count() : " total=" + dd.total())
+          + " flags="
+          + dd.flags();
+    }
+    if (work instanceof Workload.Fio fio) {
+      if (fio.jobfile() != null) {
+        return "fio jobfile " + fio.jobfile() + ": " + fio.jobfileText().replace("\n", "\\n");
+      }
+      StringBuilder out = new StringBuilder("fio");
+      fio.options().forEach((k, v) -> out.append(" --").append(k).append(v == null ? "" : "=" + v));
+      return out.toString();
+    }
+    Workload.Command c = (Workload.Command) work;
+    return "command: "
+        + c.command()
+        + " (parser "
+        + c.parser()
+        + (c.bytes() == null ? "" : ", bytes " + c.bytes())
+        + ")";
+  }
+
+  private static String legacy(Workload.Job job) {
+    if (job.work() instanceof Workload.Dd dd) {
       return "dd on "
-          + dd.on()
+          + job.on()
           + ": if="
           + dd.input()
           + " of="
@@ -88,17 +192,17 @@ final class CellText {
           + " flags="
           + dd.flags()
           + " processes="
-          + dd.processes();
+          + job.processes();
     }
-    Workload.Command c = (Workload.Command) w;
+    Workload.Command c = (Workload.Command) job.work();
     return "command on "
-        + c.on()
+        + job.on()
         + ": "
         + c.command()
         + " (parser "
         + c.parser()
         + ", processes "
-        + c.processes()
+        + job.processes()
         + ")";
   }
 

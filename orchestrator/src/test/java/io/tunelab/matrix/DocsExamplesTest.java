@@ -9,15 +9,18 @@ import io.tunelab.plan.Cell;
 import io.tunelab.plan.MatrixExpander;
 import io.tunelab.testing.RepoFiles;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every {@code ```yaml} block of docs/matrix.md loads; every {@code ```yaml bad} block fails with
- * exactly the message in the {@code ```text} block right after it.
+ * Every {@code ```yaml} block of docs/matrix.md and docs/workloads.md loads; every {@code ```yaml
+ * bad} block fails with exactly the message in the {@code ```text} block right after it. A {@code
+ * ```fio NAME} block is the job file {@code NAME} for the page's examples.
  */
 class DocsExamplesTest {
   private static final String FILE = "matrix.yaml";
@@ -27,17 +30,42 @@ class DocsExamplesTest {
 
   @TestFactory
   Stream<DynamicTest> everyYamlExampleLoadsOrFailsAsShown() {
-    List<Block> blocks = blocks(RepoFiles.read(RepoFiles.repoRoot().resolve("docs/matrix.md")));
+    List<DynamicTest> tests = examples("docs/matrix.md");
+    assertTrue(tests.size() >= 10, "expected the page's examples, found " + tests.size());
+    return tests.stream();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyWorkloadsExampleLoadsOrFailsAsShown() {
+    List<DynamicTest> tests = examples("docs/workloads.md");
+    assertTrue(tests.size() >= 3, "expected the page's examples, found " + tests.size());
+    return tests.stream();
+  }
+
+  private static List<DynamicTest> examples(String page) {
+    List<Block> blocks = blocks(RepoFiles.read(RepoFiles.repoRoot().resolve(page)));
+    Map<String, String> jobFiles = new HashMap<>();
+    blocks.stream()
+        .filter(b -> b.info().startsWith("fio "))
+        .forEach(b -> jobFiles.put(b.info().substring(4).strip(), b.text()));
+    JobFiles files =
+        path -> {
+          String text = jobFiles.get(path);
+          if (text == null) {
+            throw new IllegalArgumentException("no such file");
+          }
+          return text;
+        };
     List<DynamicTest> tests = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
-      String name = "docs/matrix.md line " + b.line();
+      String name = page + " line " + b.line();
       if (b.info().equals("yaml")) {
         tests.add(
             DynamicTest.dynamicTest(
                 name,
                 () -> {
-                  Matrix m = MatrixLoader.load(FILE, b.text());
+                  Matrix m = MatrixLoader.load(FILE, b.text(), files);
                   assertFalse(MatrixExpander.expand(m).isEmpty());
                 }));
       } else if (b.info().equals("yaml bad")) {
@@ -50,13 +78,13 @@ class DocsExamplesTest {
                       shown != null && shown.info().equals("text"),
                       "a bad example must be followed by a ```text block with its message");
                   MatrixException e =
-                      assertThrows(MatrixException.class, () -> MatrixLoader.load(FILE, b.text()));
+                      assertThrows(
+                          MatrixException.class, () -> MatrixLoader.load(FILE, b.text(), files));
                   assertEquals(shown.text().strip(), e.getMessage());
                 }));
       }
     }
-    assertTrue(tests.size() >= 10, "expected the page's examples, found " + tests.size());
-    return tests.stream();
+    return tests;
   }
 
   @Test

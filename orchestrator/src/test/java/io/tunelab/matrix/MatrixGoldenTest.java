@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every {@code valid/*.yaml} expands to its {@code .cells.txt}; every {@code invalid/*.yaml} fails
- * with exactly its {@code .errors.txt}.
+ * with exactly its {@code .errors.txt}. Job files (fio) are read from the example's directory.
  */
 class MatrixGoldenTest {
 
@@ -31,7 +31,7 @@ class MatrixGoldenTest {
                 DynamicTest.dynamicTest(
                     yaml.getFileName().toString(),
                     () -> {
-                      Matrix m = MatrixLoader.load(name(yaml), RepoFiles.read(yaml));
+                      Matrix m = MatrixLoader.load(name(yaml), RepoFiles.read(yaml), beside(yaml));
                       String actual = CellText.describe(m);
                       Path golden = sibling(yaml, ".cells.txt");
                       assertEquals(GoldenFiles.expected(golden, actual), actual);
@@ -51,7 +51,9 @@ class MatrixGoldenTest {
                       MatrixException e =
                           assertThrows(
                               MatrixException.class,
-                              () -> MatrixLoader.load(name(yaml), RepoFiles.read(yaml)));
+                              () ->
+                                  MatrixLoader.load(
+                                      name(yaml), RepoFiles.read(yaml), beside(yaml)));
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
@@ -63,6 +65,17 @@ class MatrixGoldenTest {
     try (Stream<Path> s = Files.list(RepoFiles.testResources("matrix").resolve(dir))) {
       return s.filter(p -> p.toString().endsWith(".yaml")).sorted().collect(Collectors.toList());
     }
+  }
+
+  /** Job files next to the example, as the command line reads them next to the matrix. */
+  private static JobFiles beside(Path yaml) {
+    return path -> {
+      Path file = yaml.resolveSibling(path);
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException("no such file");
+      }
+      return RepoFiles.read(file);
+    };
   }
 
   private static String name(Path yaml) {

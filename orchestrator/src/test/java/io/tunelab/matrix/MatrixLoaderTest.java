@@ -29,10 +29,12 @@ class MatrixLoaderTest {
     assertEquals(0, m.seed());
     assertEquals(List.of(), m.beforeTrial());
     assertNull(m.hostsFile());
-    Workload.Command w = (Workload.Command) m.workload();
-    assertEquals("local", w.on());
+    Workload.Job job = m.workload().jobs().get(0);
+    Workload.Command w = (Workload.Command) job.work();
+    assertEquals("cmd", job.name());
+    assertEquals("local", job.on());
     assertEquals("none", w.parser());
-    assertEquals("1", w.processes());
+    assertEquals("1", job.processes());
     assertEquals("name: d\n" + WORKLOAD, m.text());
     assertEquals("m.yaml", m.source());
   }
@@ -146,6 +148,58 @@ class MatrixLoaderTest {
   @Test
   void blockScalarCommandsLoseTheirTrailingNewline() {
     Matrix m = MatrixLoader.load("m.yaml", "name: b\nworkload:\n  command: |\n    run it\n");
-    assertEquals("run it", ((Workload.Command) m.workload()).command());
+    assertEquals("run it", ((Workload.Command) m.workload().jobs().get(0).work()).command());
+  }
+
+  @Test
+  void theNewSectionsAreModelled() {
+    Matrix m =
+        MatrixLoader.load(
+            "m.yaml",
+            "name: n\n"
+                + "roles: {a: local, b: h2}\n"
+                + "setup:\n  - {on: a, run: \"ls /dev/sd?\", capture: \"devs[]\"}\n"
+                + "cell_setup:\n  - {on: b, run: login, capture: lun}\n"
+                + "cell_teardown:\n  - {on: b, run: logout}\n"
+                + "before_trial: [sync, {on: a, run: \"rm -f /tmp/x${rep}\"}]\n"
+                + "after_trial: [drop_caches]\n"
+                + "monitors: [vmstat, {run: iostat, on: b, interval: 1m}]\n"
+                + "workload:\n  on: a\n  command: read /dev/${lun}\n");
+    assertEquals(true, m.setup().get(0).captureList());
+    assertEquals("devs", m.setup().get(0).capture());
+    assertEquals("lun", m.cellSetup().get(0).capture());
+    assertEquals(false, m.cellSetup().get(0).captureList());
+    assertEquals("logout", m.cellTeardown().get(0).run());
+    assertEquals(TrialStep.Kind.SYNC, m.beforeTrial().get(0).kind());
+    assertEquals("a", m.beforeTrial().get(1).command().on());
+    assertEquals("rm -f /tmp/x${rep}", m.beforeTrial().get(1).text());
+    assertEquals(TrialStep.Kind.DROP_CACHES, m.afterTrial().get(0).kind());
+    assertEquals(List.of("a", "b"), m.monitors().get(0).roles());
+    assertEquals(java.time.Duration.ofSeconds(1), m.monitors().get(0).interval());
+    assertEquals(List.of("b"), m.monitors().get(1).roles());
+    assertEquals(java.time.Duration.ofMinutes(1), m.monitors().get(1).interval());
+  }
+
+  @Test
+  void everyCaseMustSetAParameterThatAJobKeyUses() {
+    assertEquals(
+        "m.yaml:5:5: matrix.case.b: case 'b' does not set parameter 'cls', which"
+            + " workload.ionice uses (line 7)",
+        fails(
+            "name: c\n"
+                + "matrix:\n"
+                + "  case:\n"
+                + "    a: {cls: idle}\n"
+                + "    b: {}\n"
+                + "workload:\n"
+                + "  ionice: ${cls}\n"
+                + "  command: run\n"));
+  }
+
+  @Test
+  void aJobFileNeedsAReaderOfFiles() {
+    assertEquals(
+        "m.yaml:2:27: workload.fio.jobfile: cannot read 'a.fio': job files cannot be read here",
+        fails("name: f\nworkload: {fio: {jobfile: a.fio}}\n"));
   }
 }

@@ -69,4 +69,41 @@ class SubstitutionTest {
     assertEquals(List.of("b", "a"), List.copyOf(Substitution.names("${b}/${a}/${b}")));
     assertEquals(List.of("b", "a", "b"), Substitution.references("${b}/${a}/${b}"));
   }
+
+  @Test
+  void listsAreUsedAsEachElementTheProcessesElementOrTheirCount() {
+    Map<String, String> vars =
+        Map.of("devs", Substitution.listValue(List.of("sdb", "sdc")), "proc", "1", "n", "x");
+    assertEquals(
+        List.of("client.block.sdb.scheduler", "client.block.sdc.scheduler"),
+        Substitution.expand("client.block.${devs[*]}.scheduler", vars, AT));
+    assertEquals(List.of("plain x"), Substitution.expand("plain ${n}", vars, AT));
+    assertEquals("/dev/sdc of 2", Substitution.apply("/dev/${devs[proc]} of ${#devs}", vars, AT));
+    assertEquals(List.of(), Substitution.expand("${e[*]}", Map.of("e", ""), AT));
+    assertEquals("0", Substitution.apply("${#e}", Map.of("e", ""), AT));
+    assertEquals(List.of("devs", "n"), List.copyOf(Substitution.names("${#devs}${devs[*]}${n}")));
+  }
+
+  @Test
+  void aListElementBeyondTheListFailsNamingTheProcess() {
+    Map<String, String> vars = Map.of("devs", "sdb", "proc", "3");
+    MatrixException e =
+        assertThrows(MatrixException.class, () -> Substitution.apply("${devs[proc]}", vars, AT));
+    assertEquals(
+        "m.yaml:7:3: ${devs[proc]}: process 3 has no element of list 'devs', which has 1: run at"
+            + " most ${#devs} processes",
+        e.getMessage());
+    assertThrows(MatrixException.class, () -> Substitution.apply("${devs[*]}", vars, AT));
+  }
+
+  @Test
+  void otherIndexesAreRefused() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Substitution.names("${devs[0]}"));
+    assertEquals(
+        "'${devs[0]}' is not a variable: a list is used as ${devs[*]}, ${devs[proc]} or ${#devs}",
+        e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Substitution.names("${#}"));
+    assertThrows(IllegalArgumentException.class, () -> Substitution.names("${[*]}"));
+  }
 }
