@@ -51,7 +51,8 @@ class DeadManTest {
   @ValueSource(strings = {"dash", "bash"})
   void theSwitchStopsARunningWorkload(String shell, @TempDir Path dir) throws Exception {
     String marker = Procs.marker("TUNELAB_TEST_JOB");
-    AgentHarness agent = new AgentHarness(shell, dir);
+    String agentMarker = Procs.marker("TUNELAB_TEST_AGENT");
+    AgentHarness agent = new AgentHarness(shell, dir).env("TUNELAB_TEST_AGENT", value(agentMarker));
     Path knob = agent.knob("read_ahead_kb", "128");
     Server server = agent.serve();
     assertEquals(0, server.request("apply", tab("set", knob, "4096")).rc());
@@ -65,6 +66,7 @@ class DeadManTest {
     long tookMs = (System.nanoTime() - closed) / 1_000_000;
     assertTrue(tookMs < 6000, "took " + tookMs + " ms");
     assertEquals(List.of(), Procs.withEnv(marker));
+    assertEquals(List.of(), Procs.awaitNone(agentMarker, 1000), "the agent's own helpers");
     assertEquals("128\n", read(knob));
     assertFalse(Files.exists(agent.journal()));
     assertFalse(Files.exists(agent.state().resolve("lock")), "lock released");
