@@ -1,6 +1,6 @@
 #!/bin/sh
 # tunelab-agent: everything tunelab does on a host, behind one small wire protocol.
-# The contract is docs/agent.md. POSIX sh (dash and bash) plus coreutils only.
+# The contract is docs/agent.md. POSIX sh (dash and bash), coreutils and util-linux.
 #
 #   sh tunelab-agent.sh VERB    one request: payload on stdin, plain response on stdout
 #   sh tunelab-agent.sh serve   requests "VERB N [SEQ]" + N lines until stdin closes;
@@ -13,6 +13,8 @@ LC_ALL=C
 export LC_ALL
 
 TAB=$(printf '\t')
+NL='
+'
 
 err() {
   printf 'tunelab-agent: %s\n' "$*" >&2
@@ -22,10 +24,11 @@ UID_NOW=$(id -u)
 BOOT=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || BOOT=
 [ -n "$BOOT" ] || BOOT=unknown
 
+# Root's state lives on tmpfs: a reboot clears it, as the journal's boot-id rule assumes.
 if [ -n "${TUNELAB_STATE:-}" ]; then
-  STATE=$TUNELAB_STATE
+  STATE=${TUNELAB_STATE%/}
 elif [ "$UID_NOW" = 0 ]; then
-  STATE=/var/tmp/tunelab-agent
+  STATE=/run/tunelab
 elif [ -n "${HOME:-}" ]; then
   STATE=$HOME/.cache/tunelab/state
 else
@@ -38,6 +41,35 @@ J=$STATE/jobs
 T=$STATE/tmp.$$
 P=$T/payload
 R=$T/response
+# The shell running this script, to start helpers (trials, the reader) under the same one.
+SELF_SH=/proc/$$/exe
+
+# Test hook: one more directory whose files count as knobs. Only with an explicit
+# TUNELAB_STATE, so a host's real agent never honours it by accident.
+KNOB_ROOT=
+if [ -n "${TUNELAB_STATE:-}" ] && [ -n "${TUNELAB_KNOB_ROOT:-}" ]; then
+  KNOB_ROOT=$(readlink -f -- "$TUNELAB_KNOB_ROOT" 2>/dev/null) || KNOB_ROOT=
+  case $KNOB_ROOT in
+    /?*) ;;
+    *)
+      err "ignoring TUNELAB_KNOB_ROOT=$TUNELAB_KNOB_ROOT"
+      KNOB_ROOT=
+      ;;
+  esac
+fi
+
+# Seconds a serve waits after its input ended before it restores the journal itself.
+GRACE=${TUNELAB_GRACE:-30}
+case $GRACE in
+  "" | . | *[!0-9.]* | *.*.*)
+    err "ignoring TUNELAB_GRACE=$GRACE (want seconds); using 30"
+    GRACE=30
+    ;;
+esac
+LOCK_WAIT=${TUNELAB_LOCK_WAIT:-15}
+case $LOCK_WAIT in
+  "" | *[!0-9]*) LOCK_WAIT=15 ;;
+esac
 
 # ---------------------------------------------------------------------------
 # Values
@@ -48,8 +80,7 @@ R=$T/response
 get_value() {
   VALUE=$(cat "$1") || return 1
   case $VALUE in
-    *"
-"*) VALUE=$(printf '%s' "$VALUE" | tr '\n' ' ') ;;
+    *"$NL"*) VALUE=$(printf '%s' "$VALUE" | tr '\n' ' ') ;;
   esac
   return 0
 }
@@ -97,6 +128,100 @@ selected_entry() {
   esac
 }
 
+# Reads the first line of a file into LINE (empty when the file is missing).
+first_line() {
+  LINE=
+  { IFS= read -r LINE <"$1"; } 2>/dev/null
+  return 0
+}
+
+# Converts seconds with an optional fraction ("0.5") to NS (nanoseconds).
+to_ns() {
+  tn_int=${1%%.*}
+  tn_frac=
+  case $1 in
+    *.*) tn_frac=${1#*.} ;;
+  esac
+  tn_frac=${tn_frac}000000000
+  tn_frac=${tn_frac%"${tn_frac#?????????}"}
+  # A leading zero would make the shell read octal.
+  while :; do
+    case $tn_int in
+      0?*) tn_int=${tn_int#0} ;;
+      *) break ;;
+    esac
+  done
+  while :; do
+    case $tn_frac in
+      0?*) tn_frac=${tn_frac#0} ;;
+      *) break ;;
+    esac
+  done
+  NS=$((${tn_int:-0} * 1000000000 + tn_frac))
+}
+
+# ---------------------------------------------------------------------------
+# Knob paths. Every path the agent reads, writes or journals for the controller is
+# resolved and must stay in /sys, /proc/sys or /proc/fs.
+
+# Resolves every argument with one readlink and keeps GIVEN<TAB>CANONICAL lines in RMAP.
+# Fails when the answer does not line up with the arguments (a name with a newline).
+resolve_paths() {
+  RMAP=$NL
+  [ $# -gt 0 ] || return 0
+  rp_out=$(readlink -m -- "$@" 2>/dev/null) || return 1
+  rp_rest=$rp_out$NL
+  for rp_given in "$@"; do
+    [ -n "$rp_rest" ] || return 1
+    RMAP=$RMAP$rp_given$TAB${rp_rest%%"$NL"*}$NL
+    rp_rest=${rp_rest#*"$NL"}
+  done
+  [ -z "$rp_rest" ]
+}
+
+# Sets RP to the canonical form of the given path $1 when it may be touched; otherwise
+# sets MSG and fails. RMAP must hold $1 (resolve_paths).
+path_allowed() {
+  RP=
+  case $1 in
+    /*) ;;
+    *)
+      MSG="refused: not an absolute path"
+      return 1
+      ;;
+  esac
+  case $1/ in
+    *//* | */./* | */../*)
+      MSG="refused: not a canonical path (//, . or ..)"
+      return 1
+      ;;
+    /proc/[0-9]*/* | /proc/self/* | /proc/thread-self/*)
+      MSG="refused: a per-process /proc path"
+      return 1
+      ;;
+  esac
+  case $RMAP in
+    *"$NL$1$TAB"*) ;;
+    *)
+      MSG="refused: the path could not be resolved"
+      return 1
+      ;;
+  esac
+  RP=${RMAP#*"$NL$1$TAB"}
+  RP=${RP%%"$NL"*}
+  case $RP in
+    /sys/* | /proc/sys/* | /proc/fs/*) return 0 ;;
+  esac
+  if [ -n "$KNOB_ROOT" ]; then
+    case $RP in
+      "$KNOB_ROOT"/*) return 0 ;;
+    esac
+  fi
+  MSG="refused: resolves to $RP, outside /sys, /proc/sys and /proc/fs"
+  RP=
+  return 1
+}
+
 # ---------------------------------------------------------------------------
 # Journal
 
@@ -112,14 +237,23 @@ journal_drop_stale() {
   rm -f "$JOURNAL"
 }
 
-# True when $1 already has a line in the journal.
-journal_has() {
-  [ -f "$JOURNAL" ] || return 1
-  while IFS= read -r jh_line || [ -n "$jh_line" ]; do
-    case $jh_line in
-      "$1$TAB"*) return 0 ;;
+# Loads the journaled paths into JKEYS (newline-framed), so lookups cost no file reads.
+journal_load() {
+  JKEYS=$NL
+  [ -f "$JOURNAL" ] || return 0
+  while IFS= read -r jl_line || [ -n "$jl_line" ]; do
+    case $jl_line in
+      "#boot$TAB"* | "") ;;
+      *"$TAB"*) JKEYS=$JKEYS${jl_line%%"$TAB"*}$NL ;;
     esac
   done <"$JOURNAL"
+}
+
+# True when $1 already has a line in the journal.
+journal_has() {
+  case $JKEYS in
+    *"$NL$1$NL"*) return 0 ;;
+  esac
   return 1
 }
 
@@ -129,7 +263,8 @@ journal_add() {
     printf '#boot\t%s\n' "$BOOT" >"$JOURNAL" || return 1
   fi
   selected_entry "$2"
-  printf '%s\t%s\n' "$1" "$SEL" >>"$JOURNAL"
+  printf '%s\t%s\n' "$1" "$SEL" >>"$JOURNAL" || return 1
+  JKEYS=$JKEYS$1$NL
 }
 
 # Forces the journal (and its directory entry) to disk. Only the journal: a global
@@ -138,20 +273,207 @@ journal_sync() {
   sync "$JOURNAL" "$STATE" 2>/dev/null || sync
 }
 
-# ---------------------------------------------------------------------------
-# Processes
+# Journals path $1 (read through its canonical form $2) unless it is journaled already
+# or missing. Status 1 with MSG when it cannot be read, 2 when the journal cannot grow.
+save_path() {
+  [ -e "$2" ] || return 0
+  journal_has "$1" && return 0
+  FAILED=$1
+  if ! get_value "$2" 2>"$T/err"; then
+    first_line "$T/err"
+    tidy_message "$LINE" "unreadable"
+    return 1
+  fi
+  if ! journal_add "$1" "$VALUE"; then
+    MSG="cannot append to $JOURNAL"
+    return 2
+  fi
+  SAVED=1
+}
 
-# Prints $1 and all its descendants (from /proc; just $1 where /proc is missing).
+# Journals whichever of an exclusive pair is active: A when it is non-zero (or B does
+# not exist), else B. The kernel rejects 0 for *_bytes, so a zero A is never saved.
+# Arguments: A, canonical A, B, canonical B.
+save_pair() {
+  journal_has "$1" && return 0
+  journal_has "$3" && return 0
+  sp_value=0
+  if [ -e "$2" ]; then
+    get_value "$2" 2>/dev/null && sp_value=$VALUE
+  fi
+  if [ -e "$2" ] && { [ "$sp_value" != 0 ] || [ ! -e "$4" ]; }; then
+    save_path "$1" "$2"
+  else
+    save_path "$3" "$4"
+  fi
+}
+
+# Journals the files a write to $1 (canonical $2) changes besides itself, so restore can
+# put them back: a new scheduler resets nr_requests and iosched/* and may switch off
+# writeback throttling (bfq); max_sectors_kb may reset read_ahead_kb. Only files the
+# mode says are writable: a read-only one can neither change by our hand nor be restored.
+save_side_effects() {
+  se_gdir=${1%/*}
+  se_rdir=${2%/*}
+  se_what=$2
+  set --
+  case $se_what in
+    */queue/scheduler)
+      set -- "$se_rdir/wbt_lat_usec" "$se_rdir/nr_requests"
+      if [ -d "$se_rdir/iosched" ] && [ ! -h "$se_rdir/iosched" ]; then
+        for se_file in "$se_rdir"/iosched/*; do
+          set -- "$@" "$se_file"
+        done
+      fi
+      ;;
+    */queue/max_sectors_kb) set -- "$se_rdir/read_ahead_kb" ;;
+    *) return 0 ;;
+  esac
+  # Keep the regular files, never a symlink: appended, then the candidates shifted off.
+  se_n=$#
+  for se_file in "$@"; do
+    [ -f "$se_file" ] && [ ! -h "$se_file" ] && set -- "$@" "$se_file"
+  done
+  shift "$se_n"
+  [ $# -gt 0 ] || return 0
+  se_modes=$(stat -c '%A' -- "$@" 2>/dev/null)$NL || se_modes=
+  for se_file in "$@"; do
+    se_mode=${se_modes%%"$NL"*}
+    se_modes=${se_modes#*"$NL"}
+    case $se_mode in
+      ?*w*) ;;
+      *) continue ;;
+    esac
+    save_path "$se_gdir/${se_file#"$se_rdir"/}" "$se_file" || return $?
+  done
+}
+
+# The other member of a kernel pair that excludes each other, when $1 (canonical) is one.
+pair_partner() {
+  case $1 in
+    /proc/sys/vm/dirty_bytes) PARTNER=dirty_ratio ;;
+    /proc/sys/vm/dirty_ratio) PARTNER=dirty_bytes ;;
+    /proc/sys/vm/dirty_background_bytes) PARTNER=dirty_background_ratio ;;
+    /proc/sys/vm/dirty_background_ratio) PARTNER=dirty_background_bytes ;;
+    *) return 1 ;;
+  esac
+}
+
+# Journals what a write to $1 (canonical $2) is about to change: the path itself, the
+# active half of an exclusive pair it belongs to, and its side-effect files. Status as
+# save_path.
+journal_for_write() {
+  case $SAVEPAIRS in
+    *"$NL$1$TAB"* | *"$TAB$1$NL"*) return 0 ;; # a savepair line of this request covers it
+  esac
+  if pair_partner "$2"; then
+    jw_gb=${1%/*}/$PARTNER
+    jw_rb=${2%/*}/$PARTNER
+    case $1 in
+      *_bytes) save_pair "$1" "$2" "$jw_gb" "$jw_rb" ;;
+      *) save_pair "$jw_gb" "$jw_rb" "$1" "$2" ;;
+    esac
+    return $?
+  fi
+  save_path "$1" "$2" || return $?
+  save_side_effects "$1" "$2"
+}
+
+# ---------------------------------------------------------------------------
+# Processes. Everything a trial starts is in the trial's own process group (setsid);
+# the reader of a serve is in its own group too. Groups are recorded with their
+# leader's start time, so a recorded number is never mistaken for a later process.
+
+# Sets PS_STATE, PS_PPID, PS_PGRP and PS_START (clock ticks after boot) of pid $1 from
+# /proc; false when there is no such process. Builtins only: this runs in loops.
+proc_stat() {
+  case $1 in
+    "" | *[!0-9]*) return 1 ;;
+  esac
+  PS_LINE=
+  { IFS= read -r PS_LINE <"/proc/$1/stat"; } 2>/dev/null
+  case $PS_LINE in
+    *") "*) ;;
+    *) return 1 ;;
+  esac
+  # shellcheck disable=SC2086 # split the numeric fields after "(comm) "
+  set -- ${PS_LINE##*") "}
+  [ $# -ge 20 ] || return 1
+  PS_STATE=$1
+  PS_PPID=$2
+  PS_PGRP=$3
+  PS_START=${20}
+}
+
+# True when pid $1 runs (not a zombie) and, if $2 is given, started at tick $2.
+alive() {
+  proc_stat "$1" || return 1
+  [ "$PS_STATE" != Z ] || return 1
+  [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
+}
+
+# Sets GM to the live members of process group $1, except pid $2.
+group_members() {
+  GM=
+  gm_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$1" '
+      $1 ~ /^[0-9]+$/ {
+        rest = $0
+        if (sub(/.*\) /, "", rest) && split(rest, f, " ") >= 3 && f[3] == g) print $1
+      }')
+  for gm_pid in $gm_list; do
+    [ "$gm_pid" != "${2:-}" ] || continue
+    # Checked again by the builtin reader: a command name may hold ") " or a newline.
+    if proc_stat "$gm_pid" && [ "$PS_PGRP" = "$1" ] && [ "$PS_STATE" != Z ]; then
+      GM="$GM $gm_pid"
+    fi
+  done
+}
+
+# Prints "ended<TAB>PID<TAB>COMMAND" for pid $1.
+report_ended() {
+  re_cmd=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
+  printf 'ended\t%s\t%s\n' "$1" "${re_cmd% }"
+}
+
+# Ends process group $1 whose leader started at tick $2 (empty: unknown): TERM, up to
+# 2 s, then KILL. With $3 = report, prints an "ended" line per member found.
+group_end() {
+  if proc_stat "$1" && [ -n "${2:-}" ] && [ "$PS_START" != "$2" ]; then
+    # The number belongs to a later process: a group keeps its number while it has
+    # members, so ours is gone.
+    return 0
+  fi
+  group_members "$1"
+  [ -n "$GM" ] || return 0
+  if [ "${3:-}" = report ]; then
+    for ge_pid in $GM; do
+      report_ended "$ge_pid"
+    done
+  fi
+  kill -s TERM -- "-$1" 2>/dev/null
+  ge_tries=0
+  while [ "$ge_tries" -lt 40 ]; do
+    sleep 0.05
+    group_members "$1"
+    [ -n "$GM" ] || return 0
+    ge_tries=$((ge_tries + 1))
+  done
+  kill -s KILL -- "-$1" 2>/dev/null
+  return 0
+}
+
+# Sets TP to $1 and all its descendants (from /proc), parents before children.
 tree_pids() {
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-    {
+  TP=$1
+  tp_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+    $1 ~ /^[0-9]+$/ {
       rest = $0
-      sub(/.*\) /, "", rest)          # drop "pid (comm) ", comm may hold spaces
+      if (!sub(/.*\) /, "", rest)) next  # drop "pid (comm) ", comm may hold spaces
       split(rest, f, " ")
       kids[f[2]] = kids[f[2]] " " $1
     }
     END {
-      out = root; queue = root
+      queue = root
       while (queue != "") {
         n = split(queue, q, " "); queue = ""
         for (i = 1; i <= n; i++) {
@@ -159,7 +481,13 @@ tree_pids() {
         }
       }
       print out
-    }'
+    }')
+  for tp_pid in $tp_list; do
+    proc_stat "$tp_pid" || continue
+    case " $TP " in
+      *" $PS_PPID "*) TP="$TP $tp_pid" ;;
+    esac
+  done
 }
 
 # Sends signal $1 to every pid in the rest of the arguments that still exists.
@@ -172,31 +500,12 @@ signal_all() {
   return 0
 }
 
-# True when any pid among the arguments still exists.
+# True when any pid among the arguments still runs.
 any_alive() {
   for aa_pid in "$@"; do
-    kill -0 "$aa_pid" 2>/dev/null && return 0
+    alive "$aa_pid" && return 0
   done
   return 1
-}
-
-# Sends TERM to the given pids, waits up to 2 s, then KILLs the survivors.
-terminate() {
-  [ $# -gt 0 ] || return 0
-  signal_all TERM "$@"
-  te_tries=0
-  while any_alive "$@" && [ "$te_tries" -lt 20 ]; do
-    sleep 0.1
-    te_tries=$((te_tries + 1))
-  done
-  signal_all KILL "$@"
-}
-
-# Reads the first line of a file into LINE (empty when the file is missing).
-first_line() {
-  LINE=
-  { IFS= read -r LINE <"$1"; } 2>/dev/null
-  return 0
 }
 
 # ---------------------------------------------------------------------------
@@ -205,6 +514,17 @@ first_line() {
 verb_hello() {
   printf 'agent\t%s\n' "$AGENT_VERSION"
   printf 'pid\t%s\n' "$$"
+  while IFS= read -r he_line || [ -n "$he_line" ]; do
+    case $he_line in
+      "experiment$TAB"*)
+        EXPERIMENT=${he_line#*"$TAB"}
+        [ "${LOCKED:-0}" = 0 ] || printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
+        ;;
+      "") ;;
+      *) err "hello: ignoring payload line: $he_line" ;;
+    esac
+  done <"$P"
+  [ ! -s "$T/ended" ] || cat "$T/ended"
 }
 
 verb_facts() {
@@ -229,55 +549,71 @@ verb_facts() {
   done
 }
 
+# Resolves the absolute paths of the payload's lines ($1: the verb's line kinds).
+resolve_payload() {
+  rs_kind=$1
+  set --
+  while IFS= read -r rs_line || [ -n "$rs_line" ]; do
+    case $rs_kind in
+      read) rs_paths=$rs_line ;;
+      *)
+        rs_rest=${rs_line#*"$TAB"}
+        case $rs_line in
+          "save$TAB"* | "check$TAB"*) rs_paths=$rs_rest ;;
+          "savepair$TAB"*) rs_paths=${rs_rest%%"$TAB"*}$NL${rs_rest#*"$TAB"} ;;
+          "set$TAB"*) rs_paths=${rs_rest%%"$TAB"*} ;;
+          *) continue ;;
+        esac
+        ;;
+    esac
+    while [ -n "$rs_paths" ]; do
+      rs_path=${rs_paths%%"$NL"*}
+      case $rs_paths in
+        *"$NL"*) rs_paths=${rs_paths#*"$NL"} ;;
+        *) rs_paths= ;;
+      esac
+      case $rs_path in
+        /*) set -- "$@" "$rs_path" ;;
+      esac
+    done
+  done <"$P"
+  resolve_paths "$@"
+}
+
 verb_read() {
+  resolve_payload read || RMAP=$NL
+  rd_rc=0
   while IFS= read -r rd_path || [ -n "$rd_path" ]; do
     [ -n "$rd_path" ] || continue
-    if [ ! -e "$rd_path" ]; then
+    if ! path_allowed "$rd_path"; then
+      err "read: $rd_path: $MSG"
+      printf 'fail\t%s\t%s\n' "$rd_path" "$MSG"
+      rd_rc=1
+      continue
+    fi
+    if [ ! -e "$RP" ]; then
       printf 'missing\t%s\t\n' "$rd_path"
       continue
     fi
     # Root passes access(2) for everything: only the mode bits tell a knob the
     # kernel will refuse (r--r--r--) from one it accepts; -w still catches ro mounts.
     rd_state=ro
-    case $(stat -L -c %A "$rd_path" 2>/dev/null) in
-      ?*w*) [ -w "$rd_path" ] && rd_state=rw ;;
+    case $(stat -L -c %A "$RP" 2>/dev/null) in
+      ?*w*) [ -w "$RP" ] && rd_state=rw ;;
     esac
-    get_value "$rd_path" || VALUE=
+    get_value "$RP" || VALUE=
     printf '%s\t%s\t%s\n' "$rd_state" "$rd_path" "$VALUE"
   done <"$P"
+  return "$rd_rc"
 }
 
-# Journals $1 unless it is journaled already or missing; prints a fail line otherwise.
-save_path() {
-  [ -e "$1" ] || return 0
-  journal_has "$1" && return 0
-  if ! get_value "$1" 2>"$T/err"; then
-    first_line "$T/err"
-    tidy_message "$LINE" "unreadable"
-    printf 'fail\t%s\tcannot journal the original value: %s\n' "$1" "$MSG"
-    return 1
-  fi
-  if ! journal_add "$1" "$VALUE"; then
-    printf 'fail\t%s\tcannot append to %s\n' "$1" "$JOURNAL"
-    return 1
-  fi
-  SAVED=1
-}
-
-# Journals whichever of an exclusive pair is active: A when it is non-zero (or B does
-# not exist), else B. The kernel rejects 0 for *_bytes, so a zero A is never saved.
-save_pair() {
-  journal_has "$1" && return 0
-  journal_has "$2" && return 0
-  sp_value=0
-  if [ -e "$1" ]; then
-    get_value "$1" 2>/dev/null && sp_value=$VALUE
-  fi
-  if [ -e "$1" ] && { [ "$sp_value" != 0 ] || [ ! -e "$2" ]; }; then
-    save_path "$1"
-  else
-    save_path "$2"
-  fi
+# Prints "fail" for path $1 once per request ($2: the message).
+apply_fail_once() {
+  case $AP_FAILED in
+    *"$NL$1$NL"*) return 0 ;;
+  esac
+  AP_FAILED=$AP_FAILED$1$NL
+  printf 'fail\t%s\t%s\n' "$1" "$2"
 }
 
 verb_apply() {
@@ -293,20 +629,95 @@ verb_apply() {
   done <"$P"
   [ "$ap_bad" = 0 ] || return 2
 
-  journal_drop_stale
-  SAVED=0
-  ap_savefail=0
+  resolve_payload apply || RMAP=$NL
+  AP_FAILED=$NL
+  # A path that leaves the allowed trees refuses the whole request: nothing is written.
+  ap_refused=0
   while IFS= read -r ap_line || [ -n "$ap_line" ]; do
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
-      "save$TAB"*) save_path "$ap_rest" || ap_savefail=1 ;;
-      "savepair$TAB"*) save_pair "${ap_rest%%"$TAB"*}" "${ap_rest#*"$TAB"}" || ap_savefail=1 ;;
+      "save$TAB"* | "check$TAB"*) ap_paths=$ap_rest ;;
+      "savepair$TAB"*) ap_paths=${ap_rest%%"$TAB"*}$NL${ap_rest#*"$TAB"} ;;
+      "set$TAB"*) ap_paths=${ap_rest%%"$TAB"*} ;;
+      *) continue ;;
     esac
+    while [ -n "$ap_paths" ]; do
+      ap_path=${ap_paths%%"$NL"*}
+      case $ap_paths in
+        *"$NL"*) ap_paths=${ap_paths#*"$NL"} ;;
+        *) ap_paths= ;;
+      esac
+      if ! path_allowed "$ap_path"; then
+        err "apply: $ap_path: $MSG"
+        apply_fail_once "$ap_path" "$MSG"
+        ap_refused=1
+      fi
+    done
   done <"$P"
-  [ "$SAVED" = 0 ] || journal_sync
+
+  journal_drop_stale
+  journal_load
+  SAVED=0
+  SAVEPAIRS=$NL
+  ap_savefail=0
+  # Paths whose original could not be read: NOJ holds "PATH<TAB>MESSAGE" lines.
+  ap_noj=$NL
+  if [ "$ap_refused" = 0 ]; then
+    while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+      ap_rest=${ap_line#*"$TAB"}
+      case $ap_line in
+        "save$TAB"*)
+          path_allowed "$ap_rest"
+          save_path "$ap_rest" "$RP"
+          ;;
+        "savepair$TAB"*)
+          ap_a=${ap_rest%%"$TAB"*}
+          ap_b=${ap_rest#*"$TAB"}
+          SAVEPAIRS=$SAVEPAIRS$ap_a$TAB$ap_b$NL
+          path_allowed "$ap_a"
+          ap_ra=$RP
+          path_allowed "$ap_b"
+          save_pair "$ap_a" "$ap_ra" "$ap_b" "$RP"
+          ;;
+        *) continue ;;
+      esac
+      case $? in
+        0) ;;
+        1)
+          printf 'fail\t%s\tcannot journal the original value: %s\n' "$FAILED" "$MSG"
+          ap_savefail=1
+          ;;
+        *)
+          printf 'fail\t%s\t%s\n' "$FAILED" "$MSG"
+          ap_savefail=1
+          ;;
+      esac
+    done <"$P"
+    # Every path about to be written is journaled first, with what the write changes
+    # besides it, whether or not the controller asked for it.
+    while [ "$ap_savefail" = 0 ] && { IFS= read -r ap_line || [ -n "$ap_line" ]; }; do
+      case $ap_line in
+        "set$TAB"*) ;;
+        *) continue ;;
+      esac
+      ap_rest=${ap_line#*"$TAB"}
+      ap_path=${ap_rest%%"$TAB"*}
+      path_allowed "$ap_path"
+      journal_for_write "$ap_path" "$RP"
+      case $? in
+        0) ;;
+        1) ap_noj=$ap_noj$ap_path$TAB$MSG$NL ;;
+        *)
+          printf 'fail\t%s\t%s\n' "$ap_path" "$MSG"
+          ap_savefail=1
+          ;;
+      esac
+    done <"$P"
+    [ "$SAVED" = 0 ] || journal_sync
+  fi
 
   ap_rc=0
-  [ "$ap_savefail" = 0 ] || ap_rc=1
+  [ "$ap_savefail" = 0 ] && [ "$ap_refused" = 0 ] || ap_rc=1
   while IFS= read -r ap_line || [ -n "$ap_line" ]; do
     case $ap_line in
       "set$TAB"*) ;;
@@ -314,10 +725,39 @@ verb_apply() {
     esac
     ap_rest=${ap_line#*"$TAB"}
     ap_path=${ap_rest%%"$TAB"*}
+    if [ "$ap_refused" = 1 ]; then
+      apply_fail_once "$ap_path" "not written: the request names a refused path"
+      continue
+    fi
     if [ "$ap_savefail" = 1 ]; then
       # Never write what could not be undone.
       printf 'fail\t%s\tnot written: an original value could not be journaled\n' "$ap_path"
-    elif ! put_value "$ap_path" "${ap_rest#*"$TAB"}"; then
+      continue
+    fi
+    case $ap_noj in
+      *"$NL$ap_path$TAB"*)
+        ap_msg=${ap_noj#*"$NL$ap_path$TAB"}
+        printf 'fail\t%s\tnot written: its original value cannot be journaled: %s\n' \
+          "$ap_path" "${ap_msg%%"$NL"*}"
+        ap_rc=1
+        continue
+        ;;
+    esac
+    path_allowed "$ap_path"
+    ap_rpath=$RP
+    # A file an earlier write of this request created (a new scheduler's iosched/*)
+    # is journaled now, before its own first write.
+    if [ -e "$ap_rpath" ] && ! journal_has "$ap_path"; then
+      SAVED=0
+      if ! journal_for_write "$ap_path" "$ap_rpath"; then
+        printf 'fail\t%s\tnot written: its original value cannot be journaled: %s\n' \
+          "$ap_path" "$MSG"
+        ap_rc=1
+        continue
+      fi
+      [ "$SAVED" = 0 ] || journal_sync
+    fi
+    if ! put_value "$ap_rpath" "${ap_rest#*"$TAB"}"; then
       printf 'fail\t%s\t%s\n' "$ap_path" "$MSG"
       ap_rc=1
     fi
@@ -330,13 +770,59 @@ verb_apply() {
       "check$TAB"*) ap_path=$ap_rest ;;
       *) continue ;;
     esac
-    get_value "$ap_path" || VALUE=
+    path_allowed "$ap_path" || continue
+    get_value "$RP" || VALUE=
     printf 'eff\t%s\t%s\n' "$ap_path" "$VALUE"
   done <"$P"
   return "$ap_rc"
 }
 
+# Writes one journal line back ($1 path, $2 original); appends it to $T/keep when it
+# must stay for a later retry.
+restore_line() {
+  if ! path_allowed "$1"; then
+    printf 'fail\t%s\t%s; dropped from the journal\n' "$1" "$MSG"
+    RE_RC=1
+    return 0
+  fi
+  if [ ! -e "$RP" ]; then
+    case $1 in
+      */queue/iosched/*)
+        # An I/O scheduler's tunable is gone because its scheduler is no longer the
+        # device's: restoring the scheduler (first) reset that scheduler's files.
+        [ ! -e "${RP%/iosched/*}/scheduler" ] || return 0
+        ;;
+    esac
+    printf 'gone\t%s\n' "$1"
+    err "restore: $1 is gone (its device was removed?); dropped from the journal"
+    return 0
+  fi
+  if put_value "$RP" "$2"; then
+    printf 'restored\t%s\t%s\n' "$1" "$2"
+  elif [ ! -e "$RP" ]; then
+    printf 'gone\t%s\n' "$1"
+  elif [ "$RE_DISCARD" = 1 ]; then
+    err "restore: $1: $MSG; discarded (was $2)"
+    printf 'discarded\t%s\t%s\n' "$1" "$2"
+  else
+    printf 'fail\t%s\t%s\n' "$1" "$MSG"
+    printf '%s\t%s\n' "$1" "$2" >>"$T/keep"
+    RE_RC=1
+  fi
+}
+
 verb_restore() {
+  RE_DISCARD=0
+  while IFS= read -r re_line || [ -n "$re_line" ]; do
+    case $re_line in
+      discard) RE_DISCARD=1 ;;
+      "") ;;
+      *)
+        err "restore: bad payload line: $re_line"
+        return 2
+        ;;
+    esac
+  done <"$P"
   [ -f "$JOURNAL" ] || return 0
   first_line "$JOURNAL"
   case $LINE in
@@ -351,45 +837,52 @@ verb_restore() {
     rm -f "$JOURNAL"
     return 0
   fi
-  re_rc=0
-  : >"$T/keep"
-  re_first=1
+  set --
   while IFS= read -r re_line || [ -n "$re_line" ]; do
-    if [ "$re_first" = 1 ]; then
-      re_first=0
-      continue
-    fi
-    [ -n "$re_line" ] || continue
     case $re_line in
-      *"$TAB"*) ;;
-      *)
-        printf 'fail\t%s\tmalformed journal line\n' "$re_line"
-        printf '%s\n' "$re_line" >>"$T/keep"
-        re_rc=1
-        continue
-        ;;
+      /*"$TAB"*) set -- "$@" "${re_line%%"$TAB"*}" ;;
     esac
-    re_path=${re_line%%"$TAB"*}
-    re_value=${re_line#*"$TAB"}
-    if put_value "$re_path" "$re_value"; then
-      printf 'restored\t%s\t%s\n' "$re_path" "$re_value"
-    elif [ ! -e "$re_path" ]; then
-      # The device or object is gone, and its setting with it.
-      printf 'fail\t%s\tgone, dropped from the journal: %s\n' "$re_path" "$MSG"
-      re_rc=1
-    else
-      printf 'fail\t%s\t%s\n' "$re_path" "$MSG"
-      printf '%s\n' "$re_line" >>"$T/keep"
-      re_rc=1
-    fi
   done <"$JOURNAL"
+  if ! resolve_paths "$@"; then
+    err "restore: the journal's paths could not be resolved; left in place"
+    return 1
+  fi
+  RE_RC=0
+  : >"$T/keep"
+  # Causes before their dependents, so the last write to every file is its original:
+  # schedulers first (a scheduler switch resets nr_requests, iosched/* and may change
+  # wbt_lat_usec), then max_sectors_kb (it may reset read_ahead_kb), then the rest.
+  for re_pass in scheduler max_sectors rest; do
+    re_first=1
+    while IFS= read -r re_line || [ -n "$re_line" ]; do
+      if [ "$re_first" = 1 ]; then
+        re_first=0
+        continue
+      fi
+      [ -n "$re_line" ] || continue
+      re_path=${re_line%%"$TAB"*}
+      case $re_pass:$re_line in
+        scheduler:*/queue/scheduler"$TAB"* | max_sectors:*/queue/max_sectors_kb"$TAB"*) ;;
+        rest:*/queue/scheduler"$TAB"* | rest:*/queue/max_sectors_kb"$TAB"*) continue ;;
+        rest:*"$TAB"*) ;;
+        rest:*)
+          printf 'fail\t%s\tmalformed journal line\n' "$re_line"
+          [ "$RE_DISCARD" = 1 ] || printf '%s\n' "$re_line" >>"$T/keep"
+          RE_RC=1
+          continue
+          ;;
+        *) continue ;;
+      esac
+      restore_line "$re_path" "${re_line#*"$TAB"}"
+    done <"$JOURNAL"
+  done
   if [ -s "$T/keep" ]; then
     { printf '#boot\t%s\n' "$BOOT" && cat "$T/keep"; } >"$JOURNAL.new" &&
       mv -f "$JOURNAL.new" "$JOURNAL" && journal_sync
   else
     rm -f "$JOURNAL"
   fi
-  return "$re_rc"
+  return "$RE_RC"
 }
 
 verb_journal() {
@@ -422,71 +915,16 @@ verb_drop_caches() {
 jobs_claim() {
   if ! mkdir "$J" 2>/dev/null; then
     first_line "$J/owner"
-    if [ -n "$LINE" ] && [ "$LINE" != "$$" ] && kill -0 "$LINE" 2>/dev/null; then
-      err "run: another run is in progress (agent pid $LINE)"
+    # shellcheck disable=SC2086 # "PID START"
+    if [ -n "$LINE" ] && [ "${LINE%% *}" != "$$" ] && alive $LINE; then
+      err "run: another run is in progress (agent pid ${LINE%% *})"
       return 3
     fi
     rm -rf "$J"
     mkdir "$J" || return 3
   fi
-  printf '%s\n' "$$" >"$J/owner"
+  printf '%s %s\n' "$$" "$MYSTART" >"$J/owner"
   : >"$J/pids"
-}
-
-# One job, forked by verb_run: load argv, wait at the barrier, time the workload.
-run_job() {
-  rj_dir=$1
-  set --
-  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
-    set -- "$@" "$rj_word"
-  done <"$rj_dir/argv"
-  : >"$rj_dir/ready"
-  while [ ! -e "$J/go" ]; do
-    sleep 0.002
-  done
-  if [ -e "$J/cancel" ]; then
-    printf '130\n' >"$rj_dir/rc"
-    return 0
-  fi
-  date +%s%N >"$rj_dir/start"
-  # The env lines are exported in the workload's own process, so they cannot
-  # clobber this function's variables; "$@" is never parsed by a shell.
-  (
-    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
-      export "${rj_kv?}"
-    done <"$rj_dir/env"
-    exec "$@"
-  ) </dev/null >"$rj_dir/out" 2>"$rj_dir/err" &
-  rj_pid=$!
-  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
-  printf '%s\n' "$rj_pid" >>"$J/pids"
-  wait "$rj_pid"
-  rj_rc=$?
-  date +%s%N >"$rj_dir/end"
-  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
-}
-
-# Kills the jobs still running after $1 seconds; they are reported with rc 124.
-watchdog() {
-  # Stopped by the parent when every job ended in time: leave without a word.
-  trap 'exit 0' TERM
-  sleep "$1" &
-  printf '%s\n' "$!" >"$J/watchdog.sleep"
-  wait "$!"
-  [ -e "$J/done" ] && return 0
-  : >"$J/cancel"
-  wd_victims=
-  wd_i=1
-  while [ "$wd_i" -le "$2" ]; do
-    if [ ! -e "$J/$wd_i/rc" ]; then
-      : >"$J/$wd_i/timedout"
-      first_line "$J/$wd_i/pid"
-      [ -z "$LINE" ] || wd_victims="$wd_victims $(tree_pids "$LINE")"
-    fi
-    wd_i=$((wd_i + 1))
-  done
-  # shellcheck disable=SC2086 # a list of pids
-  terminate $wd_victims
 }
 
 # Prints "KIND<TAB>NAME<TAB>LINE" for the last 200 lines of a job's output file.
@@ -498,6 +936,10 @@ job_tail() {
 }
 
 verb_run() {
+  if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
+    err "run: needs setsid (util-linux) and timeout (coreutils) on this host"
+    return 3
+  fi
   jobs_claim || return $?
   ru_n=0
   ru_timeout=
@@ -586,40 +1028,16 @@ verb_run() {
     return 2
   fi
 
-  # Fork every job, let each load its argv, then release them all at once.
-  ru_wrappers=
-  # A single job has nobody to wait for: open the barrier now and save its polling forks.
-  [ "$ru_n" -gt 1 ] || : >"$J/go"
-  ru_i=1
-  while [ "$ru_i" -le "$ru_n" ]; do
-    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
-    run_job "$J/$ru_i" 2>"$J/$ru_i/agent.err" &
-    ru_wrappers="$ru_wrappers $!"
-    printf '%s\n' "$!" >"$J/$ru_i/wrapper"
-    ru_i=$((ru_i + 1))
-  done
-  ru_i=1
-  while [ "$ru_n" -gt 1 ] && [ "$ru_i" -le "$ru_n" ]; do
-    first_line "$J/$ru_i/wrapper"
-    while [ ! -e "$J/$ru_i/ready" ] && kill -0 "$LINE" 2>/dev/null; do
-      sleep 0.002
-    done
-    ru_i=$((ru_i + 1))
-  done
-  : >"$J/go"
-  ru_watchdog=
-  if [ -n "$ru_timeout" ]; then
-    watchdog "$ru_timeout" "$ru_n" &
-    ru_watchdog=$!
-  fi
-  # shellcheck disable=SC2086 # a list of pids
-  wait $ru_wrappers
-  : >"$J/done"
-  if [ -n "$ru_watchdog" ]; then
-    first_line "$J/watchdog.sleep"
-    # shellcheck disable=SC2086 # LINE is a pid or empty
-    kill $LINE "$ru_watchdog" 2>/dev/null
-  fi
+  # The trial: a new session and process group holding every process of this request,
+  # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
+  setsid "$SELF_SH" "$0" __trial "$J" "$ru_n" "${ru_timeout:-0}" \
+    </dev/null >/dev/null 2>>"$J/trial.err" &
+  CUR_G=$!
+  CUR_GSTART=
+  proc_stat "$CUR_G" && CUR_GSTART=$PS_START
+  printf '%s %s\n' "$CUR_G" "$CUR_GSTART" >"$J/pgid"
+  wait "$CUR_G"
+  CUR_G=
 
   ru_rc=0
   ru_i=1
@@ -629,7 +1047,6 @@ verb_run() {
     ru_name=$LINE
     first_line "$ru_dir/rc"
     ru_jrc=${LINE:-255}
-    [ ! -e "$ru_dir/timedout" ] || ru_jrc=124
     first_line "$ru_dir/start"
     ru_start=${LINE:-0}
     first_line "$ru_dir/end"
@@ -654,7 +1071,8 @@ verb_cancel() {
   [ -d "$J" ] || return 0
   first_line "$J/owner"
   # A jobs dir left by a dead agent lists pids that may belong to anyone by now.
-  [ -n "$LINE" ] && kill -0 "$LINE" 2>/dev/null || return 0
+  # shellcheck disable=SC2086 # "PID START"
+  [ -n "$LINE" ] && alive $LINE || return 0
   : >"$J/cancel"
   ca_seen=' '
   ca_victims=
@@ -669,11 +1087,11 @@ verb_cancel() {
         *" $ca_pid "*) continue ;;
       esac
       ca_seen="$ca_seen$ca_pid "
-      kill -0 "$ca_pid" 2>/dev/null || continue
-      ca_tree=$(tree_pids "$ca_pid")
+      alive "$ca_pid" || continue
+      tree_pids "$ca_pid"
       # shellcheck disable=SC2086 # a list of pids
-      signal_all TERM $ca_tree
-      ca_victims="$ca_victims $ca_tree"
+      signal_all TERM $TP
+      ca_victims="$ca_victims $TP"
       printf 'killed\t%s\n' "$ca_pid"
     done 2>/dev/null <"$J/pids"
     # shellcheck disable=SC2086 # a list of pids
@@ -706,54 +1124,286 @@ dispatch() {
 }
 
 # ---------------------------------------------------------------------------
-# Modes
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N TIMEOUT`, the leader of the
+# request's process group. It ignores TERM and INT itself, so a signal sent to the
+# whole group reaches the workloads and the trial lives on to record what happened.
 
-# mkdir is the atomic test-and-set; pid and boot id tell a live holder from a stale one.
-lock_take() {
-  lt_tries=0
-  while ! mkdir "$LOCK" 2>/dev/null; do
-    lt_tries=$((lt_tries + 1))
-    if [ "$lt_tries" -gt 3 ]; then
-      err "cannot take $LOCK"
-      return 3
-    fi
-    first_line "$LOCK/pid"
-    if [ -z "$LINE" ]; then
-      # A starting agent writes its pid just after mkdir.
-      sleep 0.2
-      first_line "$LOCK/pid"
-    fi
-    lt_pid=$LINE
-    first_line "$LOCK/boot"
-    if [ -n "$lt_pid" ] && { [ -z "$LINE" ] || [ "$LINE" = "$BOOT" ]; } &&
-      kill -0 "$lt_pid" 2>/dev/null; then
-      # The agent of a controller that was just killed finishes its current request and
-      # exits on end of input: give it a moment before refusing.
-      lt_waited=${lt_waited:-0}
-      if [ "$lt_waited" -lt "${TUNELAB_LOCK_WAIT:-15}0" ]; then
-        lt_waited=$((lt_waited + 1))
-        lt_tries=0
-        sleep 0.1
-        continue
-      fi
-      err "another agent (pid $lt_pid) is serving from $STATE; not starting"
-      return 3
-    fi
-    err "taking over the stale lock $LOCK (pid ${lt_pid:-unknown})"
-    rm -rf "$LOCK"
+# One job: load argv, wait at the barrier, time the workload.
+run_job() {
+  rj_dir=$1
+  rj_timeout=$2
+  set --
+  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
+    set -- "$@" "$rj_word"
+  done <"$rj_dir/argv"
+  : >"$rj_dir/ready"
+  while [ ! -e "$J/go" ]; do
+    sleep 0.002
   done
-  printf '%s\n' "$BOOT" >"$LOCK/boot"
-  printf '%s\n' "$$" >"$LOCK/pid.new" && mv -f "$LOCK/pid.new" "$LOCK/pid"
-  LOCKED=1
+  if [ -e "$J/cancel" ]; then
+    printf '130\n' >"$rj_dir/rc"
+    return 0
+  fi
+  date +%s%N >"$rj_dir/start"
+  # The env lines are exported in the workload's own process, so they cannot clobber
+  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
+  # (its timer dies with it: no sleeping process) and, because it catches INT, gives
+  # the workload the default INT action that a backgrounded shell command never has.
+  (
+    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
+      export "${rj_kv?}"
+    done <"$rj_dir/env"
+    exec timeout --foreground -k 2 "$rj_timeout" "$@"
+  ) </dev/null >"$rj_dir/out" 2>"$rj_dir/err" &
+  rj_pid=$!
+  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
+  printf '%s\n' "$rj_pid" >>"$J/pids"
+  wait "$rj_pid"
+  rj_rc=$?
+  date +%s%N >"$rj_dir/end"
+  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
+    # The workload outlived TERM at the deadline and was killed 2 s later.
+    first_line "$rj_dir/start"
+    rj_start=$LINE
+    first_line "$rj_dir/end"
+    to_ns "$rj_timeout"
+    [ $((LINE - rj_start)) -lt "$NS" ] || rj_rc=124
+  fi
+  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
+}
+
+trial_main() {
+  J=$1
+  tr_n=$2
+  trap '' TERM HUP
+  # A single job has nobody to wait for: open the barrier now and save its polling forks.
+  [ "$tr_n" -gt 1 ] || : >"$J/go"
+  tr_i=1
+  while [ "$tr_i" -le "$tr_n" ]; do
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$J/$tr_i" "$3" 2>"$J/$tr_i/agent.err" &
+    printf '%s\n' "$!" >"$J/$tr_i/wrapper"
+    tr_i=$((tr_i + 1))
+  done
+  tr_i=1
+  while [ "$tr_n" -gt 1 ] && [ "$tr_i" -le "$tr_n" ]; do
+    first_line "$J/$tr_i/wrapper"
+    while [ ! -e "$J/$tr_i/ready" ] && kill -0 "$LINE" 2>/dev/null; do
+      sleep 0.002
+    done
+    tr_i=$((tr_i + 1))
+  done
+  : >"$J/go"
+  wait
+  # What the workloads left running (a daemonised child, a killed job's subshell) is
+  # still in this group: end it now, not when it pleases.
+  group_members "$$" "$$"
+  [ -n "$GM" ] || exit 0
+  kill -s TERM 0 2>/dev/null
+  tr_tries=0
+  while [ "$tr_tries" -lt 40 ]; do
+    sleep 0.05
+    group_members "$$" "$$"
+    [ -n "$GM" ] || exit 0
+    tr_tries=$((tr_tries + 1))
+  done
+  # shellcheck disable=SC2086 # a list of pids
+  signal_all KILL $GM
+  exit 0
+}
+
+# ---------------------------------------------------------------------------
+# State directory and lock
+
+state_refuse() {
+  err "refusing the state directory $STATE: $1"
+  exit 3
+}
+
+# True when the octal permission digit $1 has the write bit.
+writable_digit() {
+  case $1 in
+    2 | 3 | 6 | 7) return 0 ;;
+  esac
+  return 1
+}
+
+# Creates the state directory 0700, or checks the existing one: ours, a directory (not a
+# symlink), no access for group or others, in a parent nobody else can rename it in.
+prepare_state() {
+  case $STATE in
+    /?*) ;;
+    *)
+      err "the state directory must be an absolute path: $STATE"
+      exit 3
+      ;;
+  esac
+  ps_parent=${STATE%/*}
+  [ -n "$ps_parent" ] || ps_parent=/
+  if [ ! -e "$STATE" ] && [ ! -h "$STATE" ]; then
+    [ -d "$ps_parent" ] || mkdir -p -- "$ps_parent" 2>/dev/null
+    if ! mkdir -m 0700 -- "$STATE" 2>/dev/null && [ ! -d "$STATE" ]; then
+      err "cannot create the state directory $STATE"
+      exit 3
+    fi
+  fi
+  [ ! -h "$STATE" ] || state_refuse "it is a symbolic link"
+  [ -d "$STATE" ] || state_refuse "it is not a directory"
+  ps_stat=$(stat -c '%u %a' -- "$STATE" "$ps_parent" 2>/dev/null) || state_refuse "cannot stat it"
+  # shellcheck disable=SC2086 # "UID MODE" of the directory, then of its parent
+  set -- $ps_stat
+  [ "$1" = "$UID_NOW" ] || state_refuse "it belongs to uid $1, not to $UID_NOW (this agent)"
+  case $2 in
+    *00) ;;
+    *) state_refuse "its mode is $2: group and others must have no access (chmod 700 it)" ;;
+  esac
+  [ "$3" = 0 ] || [ "$3" = "$UID_NOW" ] || state_refuse "its parent $ps_parent belongs to uid $3"
+  ps_mode=$4
+  ps_other=${ps_mode#"${ps_mode%?}"}
+  ps_group=${ps_mode%?}
+  ps_group=${ps_group#"${ps_group%?}"}
+  if writable_digit "$ps_other" || writable_digit "$ps_group"; then
+    case $ps_mode in
+      [1357]???) ;; # sticky: nobody else may rename or remove it
+      *) state_refuse "its parent $ps_parent is writable by others (mode $ps_mode)" ;;
+    esac
+  fi
+  rm -rf "$T"
+  if ! mkdir "$T"; then
+    err "cannot create $T"
+    exit 3
+  fi
+  MYSTART=
+  proc_stat "$$" && MYSTART=$PS_START
+  trap cleanup EXIT
 }
 
 # shellcheck disable=SC2317 # reached through the EXIT trap
 cleanup() {
+  trap '' INT TERM HUP
+  if [ -n "${CUR_G:-}" ]; then
+    : >"$J/cancel" 2>/dev/null
+    group_end "$CUR_G" "$CUR_GSTART"
+  fi
+  [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
   rm -rf "$T"
   if [ "${LOCKED:-0}" = 1 ]; then
     first_line "$LOCK/pid"
     [ "$LINE" != "$$" ] || rm -rf "$LOCK"
   fi
+}
+
+# Ends what a dead or replaced agent left running: its reader ("PID START" in $1) and
+# the trial of a run whose agent is gone. Reports each process in $T/ended.
+end_leftovers() {
+  if [ -n "$1" ]; then
+    # shellcheck disable=SC2086 # "PID START"
+    group_end $1 report >>"$T/ended"
+  fi
+  [ -d "$J" ] || return 0
+  first_line "$J/owner"
+  # shellcheck disable=SC2086 # "PID START"
+  if [ -n "$LINE" ] && alive $LINE; then
+    return 0
+  fi
+  first_line "$J/pgid"
+  if [ -n "$LINE" ]; then
+    # shellcheck disable=SC2086 # "PGID START"
+    group_end $LINE report >>"$T/ended"
+  fi
+  rm -rf "$J"
+}
+
+# Replaces a serve whose input has ended (its controller is gone): its reader first, so
+# it cannot start a dead-man restore, then the agent, which ends its trial and exits
+# without restoring; the new holder's controller restores instead.
+take_over() {
+  err "taking over from agent pid $1 (experiment ${3:-unnamed}): its controller is gone"
+  report_ended "$1" >>"$T/ended"
+  first_line "$LOCK/reader"
+  if [ -n "$LINE" ]; then
+    # shellcheck disable=SC2086 # "PID START"
+    group_end $LINE report >>"$T/ended"
+  fi
+  kill -s TERM "$1" 2>/dev/null
+  to_tries=0
+  while alive "$1" "$2" && [ "$to_tries" -lt 100 ]; do
+    sleep 0.1
+    to_tries=$((to_tries + 1))
+  done
+  if alive "$1" "$2"; then
+    kill -s KILL "$1" 2>/dev/null
+    sleep 0.1
+  fi
+}
+
+# Takes the one lock of this state directory for $1 (serve, or a one-shot verb that
+# writes). A holder whose input ended is taken over at once, a dead one's lock is stale;
+# a live one is waited for up to TUNELAB_LOCK_WAIT seconds, then refused (status 3).
+# A flock guard makes every look-and-take atomic against other agents.
+lock_take() {
+  if ! exec 8>>"$STATE/lock.guard"; then
+    err "cannot open $STATE/lock.guard"
+    return 3
+  fi
+  lt_waited=0
+  while :; do
+    if ! flock -w 60 8; then
+      err "cannot take $STATE/lock.guard (flock from util-linux is needed)"
+      exec 8>&-
+      return 3
+    fi
+    if mkdir "$LOCK" 2>/dev/null; then
+      printf '%s\n' "$BOOT" >"$LOCK/boot"
+      printf '%s\n' "$MYSTART" >"$LOCK/start"
+      printf '%s\n' "$1" >"$LOCK/verb"
+      printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
+      printf '%s\n' "$$" >"$LOCK/pid"
+      LOCKED=1
+      flock -u 8
+      exec 8>&-
+      return 0
+    fi
+    first_line "$LOCK/pid"
+    lt_pid=$LINE
+    first_line "$LOCK/start"
+    lt_start=$LINE
+    first_line "$LOCK/boot"
+    lt_boot=$LINE
+    first_line "$LOCK/verb"
+    lt_verb=${LINE:-serve}
+    first_line "$LOCK/experiment"
+    lt_exp=$LINE
+    first_line "$LOCK/reader"
+    lt_reader=$LINE
+    if [ -z "$lt_pid" ] || { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
+      ! alive "$lt_pid" "$lt_start"; then
+      err "taking over the stale lock $LOCK (pid ${lt_pid:-unknown})"
+      end_leftovers "$lt_reader"
+      rm -rf "$LOCK"
+    elif [ -e "$LOCK/orphan" ]; then
+      take_over "$lt_pid" "$lt_start" "$lt_exp"
+      end_leftovers ""
+      rm -rf "$LOCK"
+    elif [ "$lt_waited" -lt "${LOCK_WAIT}0" ]; then
+      # A controller that was just killed: its agent notices the end of its input in a
+      # moment and can then be taken over.
+      flock -u 8
+      lt_waited=$((lt_waited + 1))
+      sleep 0.1
+    else
+      flock -u 8
+      exec 8>&-
+      lt_what="$lt_verb"
+      [ -z "$lt_exp" ] || lt_what="$lt_what of experiment $lt_exp"
+      if [ "$1" = serve ]; then
+        err "another agent (pid $lt_pid, $lt_what) is serving from $STATE; not starting"
+      else
+        err "$1 refused: a live agent (pid $lt_pid, $lt_what) holds $LOCK; stop that run first"
+      fi
+      return 3
+    fi
+  done
 }
 
 # Scratch dirs of agents that died without cleaning up.
@@ -768,40 +1418,115 @@ clean_stale_scratch() {
   done
 }
 
-prepare_state() {
-  if ! mkdir -p "$STATE" "$T"; then
-    err "cannot create the state directory $STATE"
-    exit 3
+# ---------------------------------------------------------------------------
+# serve: a reader process owns stdin and forwards every line to the agent through a
+# FIFO, ">" + line; when stdin ends it sends "!eof", marks the lock orphaned (a new
+# agent may take over from then on) and, after the grace period, stops a run still in
+# progress and sends "!deadman". So the end of input is noticed even while the agent
+# waits for a workload.
+
+reader_main() {
+  # $1 FIFO, $2 agent pid, $3 its start time
+  trap '' INT HUP
+  exec 5>"$1" || exit 1
+  while IFS= read -r rd_line || [ -n "$rd_line" ]; do
+    printf '>%s\n' "$rd_line" >&5 || exit 0
+  done
+  alive "$2" "$3" || exit 0
+  first_line "$LOCK/pid"
+  [ "$LINE" != "$2" ] || : >"$LOCK/orphan"
+  printf '!eof\n' >&5 || exit 0
+  sleep "$GRACE"
+  alive "$2" "$3" || exit 0
+  first_line "$J/owner"
+  if [ "$LINE" = "$2 $3" ]; then
+    : >"$J/cancel"
+    first_line "$J/pgid"
+    # shellcheck disable=SC2086 # "PGID START"
+    [ -z "$LINE" ] || group_end $LINE
   fi
-  trap cleanup EXIT
+  printf '!deadman\n' >&5
+  exit 0
+}
+
+# The input ended. Nothing journaled: exit now. Otherwise wait for the reader's
+# "!deadman" (a new agent may take over meanwhile) and restore the journal.
+serve_eof() {
+  [ -f "$JOURNAL" ] || exit 0
+  err "input ended with settings journaled: restoring them in $GRACE s unless a controller takes over"
+  while :; do
+    IFS= read -r se_msg || sleep 0.1
+    [ "$se_msg" != "!deadman" ] || break
+  done
+  # A restore is not cut in half.
+  trap '' TERM HUP
+  : >"$P"
+  verb_restore >"$R" 2>&1
+  while IFS= read -r se_out || [ -n "$se_out" ]; do
+    err "dead-man restore: $se_out"
+  done <"$R"
+  exit 0
 }
 
 serve() {
-  # The controller handles Ctrl-C itself and then sends cancel and restore.
+  # The controller handles Ctrl-C itself and then sends cancel and restore. Writes to
+  # a vanished controller fail quietly: the reader tells the end of input. (A caught
+  # PIPE, not an ignored one, so workloads start with the default action.)
   trap '' INT
+  trap : PIPE
   trap 'exit 129' HUP
-  trap 'exit 141' PIPE
   trap 'exit 143' TERM
+  EXPERIMENT=${TUNELAB_EXPERIMENT:-}
+  EXPERIMENT=${EXPERIMENT%%"$NL"*}
   prepare_state
-  lock_take || exit $?
+  lock_take serve || exit $?
   clean_stale_scratch
-  while IFS= read -r se_header || [ -n "$se_header" ]; do
+  if ! mkfifo -m 0600 "$T/requests"; then
+    err "cannot create $T/requests"
+    exit 3
+  fi
+  exec 3<&0
+  setsid "$SELF_SH" "$0" __reader "$T/requests" "$$" "$MYSTART" <&3 >/dev/null 2>&1 &
+  READER=$!
+  READER_START=
+  proc_stat "$READER" && READER_START=$PS_START
+  printf '%s %s\n' "$READER" "$READER_START" >"$LOCK/reader"
+  # Read and write: the FIFO never reports end of file to us.
+  exec 3<&- 0<>"$T/requests"
+  if [ -s "$T/ended" ]; then
+    while IFS= read -r se_out || [ -n "$se_out" ]; do
+      err "ended a leftover process: $se_out"
+    done <"$T/ended"
+  fi
+  while :; do
+    IFS= read -r se_msg || continue
+    case $se_msg in
+      ">"*) se_header=${se_msg#>} ;;
+      "!eof") serve_eof ;;
+      *) continue ;;
+    esac
     [ -n "$se_header" ] || continue
     se_verb=${se_header%% *}
+    se_n=0
+    se_seq=
     case $se_header in
-      *" "*) se_n=${se_header#* } ;;
-      *) se_n=0 ;;
+      *" "*)
+        se_n=${se_header#* }
+        case $se_n in
+          *" "*)
+            se_seq=${se_n#* }
+            se_n=${se_n%% *}
+            ;;
+        esac
+        ;;
     esac
     # An optional sequence number, echoed in the status line: the controller tells the
-    # answer it awaits from a late one.
-    se_seq=
-    case $se_n in
-      *" "*)
-        se_seq=${se_n#* }
-        se_n=${se_n%% *}
-        case $se_seq in
-          "" | *[!0-9]*) se_n=bad se_seq= ;;
-        esac
+    # answer it awaits from a late one. A bad one makes the whole header bad.
+    case $se_seq in
+      *[!0-9]*)
+        err "bad request header (want 'VERB N [SEQ]'): $se_header"
+        printf '$ 2\n'
+        continue
         ;;
     esac
     case $se_n in
@@ -812,15 +1537,22 @@ serve() {
         ;;
     esac
     se_i=0
+    se_cut=0
     {
       while [ "$se_i" -lt "$se_n" ]; do
-        if ! IFS= read -r se_line; then
-          [ -n "$se_line" ] || exit 0
-        fi
-        printf '%s\n' "$se_line"
+        IFS= read -r se_line || continue
+        case $se_line in
+          ">"*) printf '%s\n' "${se_line#>}" ;;
+          *)
+            # The input ended in the middle of this request: it is dropped.
+            se_cut=1
+            break
+            ;;
+        esac
         se_i=$((se_i + 1))
       done
     } >"$P"
+    [ "$se_cut" = 0 ] || serve_eof
     # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
     # every fork costs milliseconds, and a phase of a trial should cost one round trip.
     dispatch "$se_verb" </dev/null >"$R"
@@ -830,19 +1562,40 @@ serve() {
     done <"$R"
     printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
   done
-  exit 0
 }
 
 one_shot() {
+  EXPERIMENT=
   prepare_state
   case $1 in
     read | apply | run) cat >"$P" ;;
+    restore) if [ -t 0 ]; then : >"$P"; else cat >"$P"; fi ;;
     *) : >"$P" ;;
+  esac
+  case $1 in
+    apply | restore | run)
+      # Killed by a signal, the EXIT trap still releases the lock and ends the trial.
+      trap 'exit 129' HUP
+      trap 'exit 130' INT
+      trap 'exit 143' TERM
+      lock_take "$1" || exit $?
+      [ ! -s "$T/ended" ] || cat "$T/ended"
+      ;;
   esac
   dispatch "$1" </dev/null
   exit $?
 }
 
+case $1 in
+  __trial)
+    [ $# -eq 4 ] || exit 2
+    trial_main "$2" "$3" "$4"
+    ;;
+  __reader)
+    [ $# -eq 4 ] || exit 2
+    reader_main "$2" "$3" "$4"
+    ;;
+esac
 if [ $# -ne 1 ]; then
   err "usage: sh tunelab-agent.sh VERB|serve (see docs/agent.md)"
   exit 2

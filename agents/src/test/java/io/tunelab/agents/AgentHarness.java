@@ -13,8 +13,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -22,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the real agent script under one shell, with its state and fake knobs in a temp dir. Knobs
- * are plain files: nothing here touches /proc or /sys.
+ * are plain files, allowed through the agent's TUNELAB_KNOB_ROOT test hook: nothing here touches
+ * /proc or /sys.
  */
 final class AgentHarness {
 
@@ -32,6 +36,7 @@ final class AgentHarness {
   private final Path script;
   private final Path state;
   private final Path knobs;
+  private final Map<String, String> env = new HashMap<>();
 
   AgentHarness(String shellName, Path dir) {
     this.shell = Tools.require(shellName);
@@ -42,9 +47,45 @@ final class AgentHarness {
       Files.createDirectories(dir);
       Files.write(script, AgentScript.load().bytes());
       Files.createDirectories(knobs);
+      // the test hook that lets temp files stand in for sysfs knobs
+      env.put("TUNELAB_KNOB_ROOT", knobs.toRealPath().toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    env.put("TUNELAB_STATE", state.toString());
+    // a live lock holder is waited for this long before the agent refuses
+    env.put("TUNELAB_LOCK_WAIT", "1");
+    // a serve whose input ends restores its journal this long after
+    env.put("TUNELAB_GRACE", "1");
+  }
+
+  /** Sets (or, with null, removes) one environment variable of every agent started from now. */
+  AgentHarness env(String key, String value) {
+    if (value == null) {
+      env.remove(key);
+    } else {
+      env.put(key, value);
+    }
+    return this;
+  }
+
+  /** Creates the state directory as the agent would: mode 0700. */
+  Path createState() {
+    try {
+      Files.createDirectories(state.getParent());
+      if (!Files.isDirectory(state)) {
+        Files.createDirectory(
+            state,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      return state;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Path knobs() {
+    return knobs;
   }
 
   Path state() {
@@ -104,9 +145,7 @@ final class AgentHarness {
     List<String> command = new ArrayList<>(List.of(shell.toString(), script.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(knobs.toFile());
-    pb.environment().put("TUNELAB_STATE", state.toString());
-    // a live lock holder is waited for this long before the agent refuses
-    pb.environment().put("TUNELAB_LOCK_WAIT", "1");
+    pb.environment().putAll(env);
     return pb;
   }
 
@@ -176,12 +215,15 @@ final class AgentHarness {
         assertEquals("", lines.get(lines.size() - 1), "stdout must end with a newline");
         lines = lines.subList(0, lines.size() - 1);
       }
-      return new Result(process.exitValue(), lines, read(err), process.pid());
+      return new Result(process.exitValue(), lines, read(err), process.pid(), null);
     }
   }
 
-  /** What a request answered: its status, response lines (unprefixed) and stderr. */
-  record Result(int rc, List<String> lines, String stderr, long pid) {
+  /**
+   * What a request answered: its status, response lines (unprefixed), stderr, the agent's pid and
+   * the sequence number its status line echoed (null when none).
+   */
+  record Result(int rc, List<String> lines, String stderr, long pid, String seq) {
 
     /** The lines starting with {@code kind<TAB>}, without that field. */
     List<String> rest(String kind) {
@@ -266,10 +308,16 @@ final class AgentHarness {
     /** Reads one response; asserts every line before {@code $ RC} carries the {@code |}. */
     Result await() {
       List<String> raw = awaitRaw();
-      String status = raw.get(raw.size() - 1).substring(2).split(" ")[0];
+      String[] status = raw.get(raw.size() - 1).substring(2).split(" ", -1);
+      assertTrue(status.length <= 2, "bad status line: " + raw.get(raw.size() - 1));
       List<String> lines =
           raw.subList(0, raw.size() - 1).stream().map(l -> l.substring(1)).toList();
-      return new Result(Integer.parseInt(status), lines, stderr(), process.pid());
+      return new Result(
+          Integer.parseInt(status[0]),
+          lines,
+          stderr(),
+          process.pid(),
+          status.length > 1 ? status[1] : null);
     }
 
     /** Reads one response as sent: its {@code |} lines and its closing {@code $} line. */
@@ -302,18 +350,34 @@ final class AgentHarness {
 
     /** Closes stdin and returns the exit status; fails if the agent does not exit. */
     int closeAndWait() {
+      closeStdin();
+      if (!waitFor(TIMEOUT_SECONDS)) {
+        fail("serve did not exit after stdin closed; stderr: " + stderr());
+      }
+      return process.exitValue();
+    }
+
+    /** Closes the agent's stdin, as a controller that went away would. */
+    void closeStdin() {
       try {
         stdin.close();
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-          fail("serve did not exit after stdin closed");
-        }
-        return process.exitValue();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Whether the agent exited within {@code seconds}. */
+    boolean waitFor(double seconds) {
+      try {
+        return process.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
+    }
+
+    int exitValue() {
+      return process.exitValue();
     }
 
     @Override

@@ -159,7 +159,7 @@ class ServeTest {
     AgentHarness agent = new AgentHarness(shell, dir);
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
-    Path lock = Files.createDirectories(agent.state().resolve("lock"));
+    Path lock = Files.createDirectories(agent.createState().resolve("lock"));
     Files.writeString(lock.resolve("pid"), gone.pid() + "\n");
 
     try (Server server = agent.serve()) {

@@ -28,4 +28,22 @@ final class Tools {
     Assumptions.abort(why + "; install it or set CI=true to make this a failure");
     throw new AssertionError("unreachable");
   }
+
+  /** Skips the test unless it runs as root (fails instead when CI=true). */
+  static void requireRoot() {
+    Object uid;
+    try {
+      uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (java.io.IOException e) {
+      uid = -1;
+    }
+    if (Integer.valueOf(0).equals(uid)) {
+      return;
+    }
+    String why = "this test needs root (other owners, loop devices)";
+    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      fail(why + "; CI=true requires it");
+    }
+    Assumptions.abort(why);
+  }
 }
