@@ -157,19 +157,27 @@ class AgentSessionTest {
   }
 
   @Test
-  void aOneShotRestoreWorksWhileASessionHoldsTheLock() throws IOException {
+  void aOneShotRestoreIsRefusedWhileASessionHoldsTheLockAndTakesOverOnceItsInputEnds()
+      throws IOException {
     Knob ra = knob("read_ahead_kb", "128");
     LocalAgent local = new LocalAgent(dir);
     try (AgentSession agent = local.start()) {
       agent.apply(
           List.of(new ApplyLine(Op.SAVE, ra, null, null), new ApplyLine(Op.SET, ra, null, "64")));
 
-      RestoreResult restored = AgentSession.restoreOneShot(local, AgentScript.load());
+      AgentException refused =
+          assertThrows(
+              AgentException.class, () -> AgentSession.restoreOneShot(local, AgentScript.load()));
 
-      assertEquals(List.of(new RestoreResult.Restored(ra.path(), "128")), restored.restored());
-      assertEquals("128\n", content(ra));
-      assertEquals(List.of(), agent.journal());
+      assertTrue(refused.getMessage().contains("a live agent (pid "), refused.getMessage());
+      assertEquals("64\n", content(ra));
+      assertEquals(1, agent.journal().size());
     }
+    // The session's input has ended: its agent waits for a reconnect, and a one-shot takes over.
+    RestoreResult restored = AgentSession.restoreOneShot(local, AgentScript.load());
+
+    assertEquals(List.of(new RestoreResult.Restored(ra.path(), "128")), restored.restored());
+    assertEquals("128\n", content(ra));
   }
 
   @Test

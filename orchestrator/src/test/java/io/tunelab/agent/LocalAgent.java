@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * The real agent on this machine through {@link LocalTransport}, with its state directory and its
- * installed copy under a temp dir, so a test touches no real state.
+ * installed copy under a temp dir, so a test touches no real state; files under that dir may stand
+ * for knobs (the agent's test hook {@code TUNELAB_KNOB_ROOT}).
  */
 final class LocalAgent implements Transport {
   private final LocalTransport local = new LocalTransport();
@@ -23,6 +24,8 @@ final class LocalAgent implements Transport {
             + state
             + "' XDG_CACHE_HOME='"
             + dir.resolve("cache")
+            + "' TUNELAB_KNOB_ROOT='"
+            + dir
             + "' TUNELAB_LOCK_WAIT=1; ";
   }
 

@@ -256,8 +256,10 @@ class EndToEndTest {
     assertEquals(
         List.of(
             List.of("1", "all", "8388608"),
+            List.of("1", "dd", "8388608"),
             List.of("1", "dd.0", "8388608"),
             List.of("2", "all", "16777216"),
+            List.of("2", "dd", "16777216"),
             List.of("2", "dd.0", "8388608"),
             List.of("2", "dd.1", "8388608")),
         rows(
