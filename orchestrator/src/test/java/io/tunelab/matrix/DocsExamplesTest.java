@@ -44,18 +44,7 @@ class DocsExamplesTest {
 
   private static List<DynamicTest> examples(String page) {
     List<Block> blocks = blocks(RepoFiles.read(RepoFiles.repoRoot().resolve(page)));
-    Map<String, String> jobFiles = new HashMap<>();
-    blocks.stream()
-        .filter(b -> b.info().startsWith("fio "))
-        .forEach(b -> jobFiles.put(b.info().substring(4).strip(), b.text()));
-    JobFiles files =
-        path -> {
-          String text = jobFiles.get(path);
-          if (text == null) {
-            throw new IllegalArgumentException("no such file");
-          }
-          return text;
-        };
+    JobFiles files = shownJobFiles(blocks);
     List<DynamicTest> tests = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
@@ -112,6 +101,21 @@ class DocsExamplesTest {
     assertEquals("dirty_ratio=10/bs=4K/profile=background-early", cells.get(1).label());
     assertEquals("dirty_ratio=10/bs=1M/profile=baseline", cells.get(2).label());
     assertEquals("dirty_ratio=40/bs=1M/profile=background-early", cells.get(7).label());
+  }
+
+  /** The job files a page shows as {@code ```fio NAME} blocks. */
+  static JobFiles shownJobFiles(List<Block> blocks) {
+    Map<String, String> jobFiles = new HashMap<>();
+    blocks.stream()
+        .filter(b -> b.info().startsWith("fio "))
+        .forEach(b -> jobFiles.put(b.info().substring(4).strip(), b.text()));
+    return path -> {
+      String text = jobFiles.get(path);
+      if (text == null) {
+        throw new IllegalArgumentException("no such file");
+      }
+      return text;
+    };
   }
 
   static List<Block> blocks(String markdown) {

@@ -68,7 +68,7 @@ class MatrixGoldenTest {
   }
 
   /** Job files next to the example, as the command line reads them next to the matrix. */
-  private static JobFiles beside(Path yaml) {
+  static JobFiles beside(Path yaml) {
     return path -> {
       Path file = yaml.resolveSibling(path);
       if (!Files.isRegularFile(file)) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,8 +66,8 @@ class MatrixSchemaTest {
                 DynamicTest.dynamicTest(
                     e.getKey(),
                     () -> {
-                      MatrixLoader.load("matrix.yaml", e.getValue());
-                      assertEquals(List.of(), JsonSchemas.errors(SCHEMA, e.getValue()));
+                      MatrixLoader.load("matrix.yaml", e.getValue().text(), e.getValue().files());
+                      assertEquals(List.of(), JsonSchemas.errors(SCHEMA, e.getValue().text()));
                     }));
   }
 
@@ -134,8 +135,8 @@ class MatrixSchemaTest {
   @Test
   void everyKeyTheSchemaDeclaresIsUsedByAMatrixThatLoads() throws IOException {
     Set<String> used = new TreeSet<>();
-    for (String text : validExamples().values()) {
-      used.addAll(JsonSchemas.usedKeys(text));
+    for (Example example : validExamples().values()) {
+      used.addAll(JsonSchemas.usedKeys(example.text()));
     }
     Set<String> unused = new TreeSet<>(JsonSchemas.declaredKeys("matrix"));
     unused.removeAll(used);
@@ -159,21 +160,32 @@ class MatrixSchemaTest {
     }
   }
 
-  /** Name → text of every matrix that must load and validate. */
-  private static Map<String, String> validExamples() throws IOException {
-    Map<String, String> examples = new java.util.LinkedHashMap<>();
+  /** A matrix that must load and validate, and the job files it may name. */
+  private record Example(String text, JobFiles files) {}
+
+  /** Name → every matrix that must load and validate. */
+  private static Map<String, Example> validExamples() throws IOException {
+    Map<String, Example> examples = new LinkedHashMap<>();
     Path root = RepoFiles.repoRoot();
     try (Stream<Path> s = Files.walk(root.resolve("matrices"))) {
       for (Path p : s.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        examples.put(root.relativize(p).toString(), RepoFiles.read(p));
+        examples.put(
+            root.relativize(p).toString(),
+            new Example(RepoFiles.read(p), MatrixGoldenTest.beside(p)));
       }
     }
     for (Path p : files(RepoFiles.testResources("matrix").resolve("valid"))) {
-      examples.put("valid/" + p.getFileName(), RepoFiles.read(p));
+      examples.put(
+          "valid/" + p.getFileName(), new Example(RepoFiles.read(p), MatrixGoldenTest.beside(p)));
     }
-    for (DocsExamplesTest.Block b : docsBlocks()) {
-      if (b.info().equals("yaml")) {
-        examples.put("docs/matrix.md line " + b.line(), b.text());
+    for (String page : List.of("docs/matrix.md", "docs/workloads.md")) {
+      List<DocsExamplesTest.Block> blocks =
+          DocsExamplesTest.blocks(RepoFiles.read(root.resolve(page)));
+      JobFiles shown = DocsExamplesTest.shownJobFiles(blocks);
+      for (DocsExamplesTest.Block b : blocks) {
+        if (b.info().equals("yaml")) {
+          examples.put(page + " line " + b.line(), new Example(b.text(), shown));
+        }
       }
     }
     assertTrue(examples.size() >= 10, "expected the repository's matrices, found " + examples);
