@@ -1,0 +1,87 @@
+package io.tunelab.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.testing.RepoFiles;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/** Every {@code workload/metrics/*.stdout} reads as its {@code .metrics.txt}. */
+class MetricsOutputTest {
+
+  @TestFactory
+  Stream<DynamicTest> stdoutReadsAsItsGolden() {
+    return Goldens.captures("metrics", ".stdout").stream()
+        .map(
+            stdout ->
+                DynamicTest.dynamicTest(
+                    stdout.getFileName().toString(),
+                    () -> {
+                      String actual = describe(MetricsOutput.parse(Goldens.lines(stdout)));
+                      Path golden = Goldens.sibling(stdout, ".stdout", ".metrics.txt");
+                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                    }));
+  }
+
+  @Test
+  void readsNameValueAndOptionalUnit() {
+    MetricsOutput out =
+        MetricsOutput.parse(List.of("read_iops 1520.5 IO/s", "  elapsed_ms 1.2e3  ", "n 7"));
+    assertEquals(
+        List.of(
+            new ParsedMetric("read_iops", 1520.5, "IO/s"),
+            new ParsedMetric("elapsed_ms", 1200, ""),
+            new ParsedMetric("n", 7, "")),
+        out.metrics());
+    assertTrue(out.found());
+  }
+
+  @Test
+  void ignoresLinesThatAreNotExactlyNameValueUnit() {
+    MetricsOutput out =
+        MetricsOutput.parse(
+            List.of(
+                "Read_iops 1",
+                "2x 1",
+                "iops 1 IO/s extra",
+                "iops 12k",
+                "iops",
+                "iops NaN",
+                "a-b 1"));
+    assertFalse(out.found());
+    assertEquals(
+        "parser metrics found no NAME VALUE [UNIT] line; last line read: \"a-b 1\"", out.problem());
+  }
+
+  @Test
+  void aNameSeenTwiceKeepsItsLastValueAtItsFirstPlace() {
+    MetricsOutput out = MetricsOutput.parse(List.of("a 1", "b 2", "a 3"));
+    assertEquals(
+        List.of(new ParsedMetric("a", 3, ""), new ParsedMetric("b", 2, "")), out.metrics());
+  }
+
+  @Test
+  void emptyOutputSaysSo() {
+    assertEquals(
+        "parser metrics found no NAME VALUE [UNIT] line; stdout was empty",
+        MetricsOutput.parse(List.of("", "  ")).problem());
+  }
+
+  static String describe(MetricsOutput out) {
+    StringBuilder s = new StringBuilder();
+    if (!out.found()) {
+      s.append("problem: ").append(out.problem()).append('\n');
+    }
+    for (ParsedMetric m : out.metrics()) {
+      s.append(m.name()).append(' ').append(Goldens.number(m.value()));
+      s.append(m.unit().isEmpty() ? "" : " " + m.unit()).append('\n');
+    }
+    return s.toString();
+  }
+}
