@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,15 +23,15 @@ class FioOutputTest {
 
   @TestFactory
   Stream<DynamicTest> capturedFioOutputReadsAsItsGolden() {
-    return Goldens.captures("fio", ".stdout").stream()
+    return Captures.captures("fio", ".stdout").stream()
         .map(
             stdout ->
                 DynamicTest.dynamicTest(
                     stdout.getFileName().toString(),
                     () -> {
                       String actual = describe(parse(stdout));
-                      Path golden = Goldens.sibling(stdout, ".stdout", ".metrics.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      Path golden = Captures.sibling(stdout, ".stdout", ".metrics.txt");
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 
@@ -105,7 +106,7 @@ class FioOutputTest {
 
   private static FioOutput parse(Path stdout) {
     return FioOutput.parse(
-        Goldens.lines(stdout), Goldens.lines(Goldens.sibling(stdout, ".stdout", ".stderr")));
+        Captures.lines(stdout), Captures.lines(Captures.sibling(stdout, ".stdout", ".stderr")));
   }
 
   private static Map<String, Double> values(FioOutput out) {
@@ -118,7 +119,7 @@ class FioOutputTest {
     s.append("fio jobs: ").append(out.fioJobs()).append('\n');
     s.append("error: ").append(out.failed() ? out.error() : "-").append('\n');
     for (ParsedMetric m : out.metrics()) {
-      s.append(m.name()).append(' ').append(Goldens.number(m.value()));
+      s.append(m.name()).append(' ').append(Captures.number(m.value()));
       s.append(' ').append(m.unit()).append('\n');
     }
     return s.toString();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.testing.RepoFiles;
+import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -17,15 +17,15 @@ class MetricsOutputTest {
 
   @TestFactory
   Stream<DynamicTest> stdoutReadsAsItsGolden() {
-    return Goldens.captures("metrics", ".stdout").stream()
+    return Captures.captures("metrics", ".stdout").stream()
         .map(
             stdout ->
                 DynamicTest.dynamicTest(
                     stdout.getFileName().toString(),
                     () -> {
-                      String actual = describe(MetricsOutput.parse(Goldens.lines(stdout)));
-                      Path golden = Goldens.sibling(stdout, ".stdout", ".metrics.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      String actual = describe(MetricsOutput.parse(Captures.lines(stdout)));
+                      Path golden = Captures.sibling(stdout, ".stdout", ".metrics.txt");
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 
@@ -79,7 +79,7 @@ class MetricsOutputTest {
       s.append("problem: ").append(out.problem()).append('\n');
     }
     for (ParsedMetric m : out.metrics()) {
-      s.append(m.name()).append(' ').append(Goldens.number(m.value()));
+      s.append(m.name()).append(' ').append(Captures.number(m.value()));
       s.append(m.unit().isEmpty() ? "" : " " + m.unit()).append('\n');
     }
     return s.toString();

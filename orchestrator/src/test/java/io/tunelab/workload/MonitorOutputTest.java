@@ -3,6 +3,7 @@ package io.tunelab.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class MonitorOutputTest {
 
   @TestFactory
   Stream<DynamicTest> capturedMonitorOutputReadsAsItsGolden() {
-    return Goldens.captures("monitor", ".out").stream()
+    return Captures.captures("monitor", ".out").stream()
         .map(
             out ->
                 DynamicTest.dynamicTest(
@@ -32,10 +33,10 @@ class MonitorOutputTest {
                       String[] name = out.getFileName().toString().split("-");
                       Duration interval = Duration.parse("PT" + name[1].toUpperCase());
                       MonitorOutput parsed =
-                          MonitorOutput.parse(name[0], Goldens.lines(out), interval);
+                          MonitorOutput.parse(name[0], Captures.lines(out), interval);
                       String actual = describe(parsed);
-                      Path golden = Goldens.sibling(out, ".out", ".rows.txt");
-                      assertEquals(RepoFiles.golden(golden, actual), actual);
+                      Path golden = Captures.sibling(out, ".out", ".rows.txt");
+                      assertEquals(GoldenFiles.expected(golden, actual), actual);
                     }));
   }
 
@@ -164,7 +165,7 @@ class MonitorOutputTest {
 
   private static MonitorOutput parse(String tool, String capture, int seconds) {
     Path p = RepoFiles.testResources("workload/monitor").resolve(capture);
-    return MonitorOutput.parse(tool, Goldens.lines(p), Duration.ofSeconds(seconds));
+    return MonitorOutput.parse(tool, Captures.lines(p), Duration.ofSeconds(seconds));
   }
 
   private static MonitorMean find(List<MonitorMean> means, String device, String metric) {
@@ -178,9 +179,9 @@ class MonitorOutputTest {
   static String describe(MonitorOutput out) {
     Map<String, List<String>> rows = new LinkedHashMap<>();
     for (MonitorRow r : out.rows()) {
-      String key = "t=" + Goldens.number(r.t()) + (r.device().isEmpty() ? "" : " " + r.device());
+      String key = "t=" + Captures.number(r.t()) + (r.device().isEmpty() ? "" : " " + r.device());
       rows.computeIfAbsent(key, k -> new ArrayList<>())
-          .add(r.metric() + "=" + Goldens.number(r.value()));
+          .add(r.metric() + "=" + Captures.number(r.value()));
     }
     StringBuilder s = new StringBuilder("rows:\n");
     rows.forEach(
@@ -188,7 +189,7 @@ class MonitorOutputTest {
     s.append("means:\n");
     for (MonitorMean m : out.means()) {
       s.append("  ").append(m.device().isEmpty() ? "-" : m.device()).append(' ');
-      s.append(m.metric()).append(' ').append(Goldens.number(m.value()));
+      s.append(m.metric()).append(' ').append(Captures.number(m.value()));
       s.append(' ').append(m.unit().isEmpty() ? "-" : m.unit());
       s.append(" n=").append(m.rows()).append('\n');
     }

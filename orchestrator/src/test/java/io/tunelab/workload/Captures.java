@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /** Captured tool output under {@code src/test/resources/workload} and how goldens print numbers. */
-final class Goldens {
-  private Goldens() {}
+final class Captures {
+  private Captures() {}
 
   /** The captures in {@code workload/<dir>} whose names end with {@code suffix}, sorted. */
   static List<Path> captures(String dir, String suffix) {
