@@ -109,11 +109,71 @@ public interface ResultStore extends AutoCloseable {
       int cells,
       TrialCounts trials) {}
 
-  /** What a trial produced. {@code status} is {@code ok}, {@code failed} or {@code skipped}. */
+  /**
+   * What a trial produced. {@code status} is {@code ok}, {@code failed} or {@code skipped}.
+   *
+   * @param monitorRows every interval row of every monitor (table {@code monitor_samples})
+   * @param processes how each workload process ran: host, effective scheduling, exit
+   * @param outputs raw tool output kept for later questions (fio's JSON), stored compressed
+   */
   record TrialResult(
       TrialStatus status,
       String error,
       double workloadSeconds,
       List<Sample> samples,
-      List<SettingRow> settings) {}
+      List<SettingRow> settings,
+      List<MonitorSample> monitorRows,
+      List<ProcessRecord> processes,
+      List<TrialOutput> outputs) {
+
+    /** A result without monitors, process records or kept output. */
+    public TrialResult(
+        TrialStatus status,
+        String error,
+        double workloadSeconds,
+        List<Sample> samples,
+        List<SettingRow> settings) {
+      this(status, error, workloadSeconds, samples, settings, List.of(), List.of(), List.of());
+    }
+  }
+
+  /**
+   * One value of one interval row of a monitor on a host.
+   *
+   * @param monitor {@code vmstat}, {@code iostat} or {@code mpstat}
+   * @param device the iostat device, {@code ""} otherwise
+   * @param t seconds since the monitor started, at the end of the row's interval
+   */
+  record MonitorSample(
+      String host, String monitor, String device, double t, String metric, double value) {}
+
+  /**
+   * One workload process as it ran.
+   *
+   * @param job the job name ({@code writer}); {@code process} the process ({@code writer.0})
+   * @param ionice the effective I/O scheduling class read back from the process ({@code ionice
+   *     -p}), e.g. {@code idle}, {@code best-effort: prio 7}; null when not read
+   * @param nice the effective nice value; null when not read
+   * @param cpus the effective CPU list ({@code taskset -p}); null when not read
+   * @param stopped whether {@code duration} stopped it (SIGINT) rather than it ending by itself
+   */
+  record ProcessRecord(
+      String job,
+      String process,
+      String role,
+      String host,
+      String ionice,
+      Integer nice,
+      String cpus,
+      int exitCode,
+      double seconds,
+      boolean stopped) {}
+
+  /**
+   * A tool's raw output kept with the trial.
+   *
+   * @param process the process it came from ({@code reader.0})
+   * @param kind what it is, e.g. {@code fio-json}
+   */
+  record TrialOutput(String process, String kind, String text) {}
 }
