@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Replaces {@code ${name}} in templates. A name is letters, digits and {@code _}, not starting
@@ -103,25 +104,11 @@ public final class Substitution {
 
   private static String substitute(
       String template, Map<String, String> vars, Position where, String each, String element) {
-    StringBuilder out = new StringBuilder(template.length() + 16);
     try {
-      scan(
-          template,
-          new Sink() {
-            @Override
-            public void literal(String text, int from, int to) {
-              out.append(text, from, to);
-            }
-
-            @Override
-            public void reference(Reference r) {
-              out.append(resolve(r, vars, where, each, element));
-            }
-          });
+      return replace(template, r -> resolve(r, vars, where, each, element));
     } catch (IllegalArgumentException e) {
       throw new MatrixException(new Problem(where, template, e.getMessage()));
     }
-    return out.toString();
   }
 
   private static String resolve(
@@ -220,7 +207,17 @@ public final class Substitution {
    * @throws IllegalArgumentException when the template is malformed
    */
   static String withEveryReferenceAs(String template, String word) {
-    StringBuilder out = new StringBuilder();
+    return replace(template, r -> word);
+  }
+
+  /** The template with every reference left out and {@code $${} as {@code ${}: what is literal. */
+  static String literalText(String template) {
+    return replace(template, r -> "");
+  }
+
+  /** The template's literal text with each reference replaced by what {@code value} gives it. */
+  private static String replace(String template, Function<Reference, String> value) {
+    StringBuilder out = new StringBuilder(template.length() + 16);
     scan(
         template,
         new Sink() {
@@ -231,25 +228,8 @@ public final class Substitution {
 
           @Override
           public void reference(Reference r) {
-            out.append(word);
+            out.append(value.apply(r));
           }
-        });
-    return out.toString();
-  }
-
-  /** The template with every reference left out and {@code $${} as {@code ${}: what is literal. */
-  static String literalText(String template) {
-    StringBuilder out = new StringBuilder();
-    scan(
-        template,
-        new Sink() {
-          @Override
-          public void literal(String text, int from, int to) {
-            out.append(text, from, to);
-          }
-
-          @Override
-          public void reference(Reference r) {}
         });
     return out.toString();
   }
