@@ -283,6 +283,10 @@ public final class KnobCatalogue {
     if (path.length() == root.length()) {
       throw bad(name, "'" + path + "' is a directory, not a file");
     }
+    if (kind == Knob.Kind.PROC && !path.startsWith("/proc/sys/") && !path.startsWith("/proc/fs/")) {
+      // Per-process files (/proc/<pid>, /proc/self) lead anywhere, /proc/1/root to every file.
+      throw bad(name, "a proc: path must be under /proc/sys/ or /proc/fs/");
+    }
     for (String segment : path.substring(1).split("/", -1)) {
       if (segment.isEmpty()) {
         throw bad(name, "empty path segment (a '//' or a trailing '/')");

@@ -81,6 +81,10 @@ class KnobCatalogueTest {
           "proc:/proc/sys/vm/dirty_ratio",
           "proc:/proc/fs/nfsd/threads",
           "proc:/sys/kernel",
+          "proc:/proc/1/root/etc/passwd",
+          "proc:/proc/self/environ",
+          "proc:/proc/thread-self/attr/current",
+          "proc:/proc/meminfo",
           "sys:/sys/kernel/x",
           "/sys/block/sdb/queue/scheduler",
           "/proc/sys/vm/swappiness");

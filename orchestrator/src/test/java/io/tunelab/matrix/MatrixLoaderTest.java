@@ -137,6 +137,14 @@ class MatrixLoaderTest {
   }
 
   @Test
+  void aProcKnobOutsideProcSysAndProcFsIsRefusedAtLoad() {
+    assertEquals(
+        "m.yaml:3:3: settings.local.proc:/proc/1/root/etc/passwd: knob"
+            + " 'proc:/proc/1/root/etc/passwd': a proc: path must be under /proc/sys/ or /proc/fs/",
+        fails("name: p\nsettings:\n  local.proc:/proc/1/root/etc/passwd: x\n" + WORKLOAD));
+  }
+
+  @Test
   void knobValuesMayHoldSpacesAndVariables() {
     Matrix m =
         MatrixLoader.load(
