@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +135,22 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
             + file
             + ") or set host_key: accept-new for this host";
     return false;
+  }
+
+  /** Writes the new entry under a lock and whole (SSHD's own append is neither). */
+  @Override
+  protected KnownHostEntry updateKnownHostsFile(
+      ClientSession session,
+      SocketAddress remote,
+      PublicKey key,
+      Path file,
+      Collection<HostEntryPair> known)
+      throws Exception {
+    KnownHostEntry entry = prepareKnownHostEntry(session, remote, key);
+    if (entry != null) {
+      KnownHostsFile.append(file, entry.getConfigLine());
+    }
+    return entry;
   }
 
   private boolean changed(

@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import javax.security.auth.login.LoginException;
 import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.config.keys.FilePasswordProvider;
@@ -53,6 +56,16 @@ final class SshIdentities {
                 + spec.source());
       }
       Outcome outcome = ids.add(file, passphrase);
+      if (outcome == Outcome.UNPROTECTED) {
+        throw new HostRefusedException(
+            spec.name(),
+            "identity file "
+                + file
+                + " can be read by others ("
+                + modeOf(file)
+                + "); SSH refuses such keys: chmod 600 "
+                + file);
+      }
       if (outcome == Outcome.WRONG_PASSPHRASE) {
         throw new HostRefusedException(
             spec.name(),
@@ -117,6 +130,7 @@ final class SshIdentities {
 
   private enum Outcome {
     LOADED,
+    UNPROTECTED,
     ENCRYPTED,
     WRONG_PASSPHRASE,
     UNREADABLE
@@ -125,6 +139,7 @@ final class SshIdentities {
   private void note(Outcome outcome, Path file, String variable) {
     switch (outcome) {
       case LOADED -> offered.add(file.toString());
+      case UNPROTECTED -> skipped.add(file + " (readable by others: " + modeOf(file) + ")");
       case ENCRYPTED -> skipped.add(file + " (needs its passphrase in $" + variable + ")");
       case WRONG_PASSPHRASE ->
           skipped.add(file + " (the passphrase in $" + variable + " is wrong)");
@@ -133,6 +148,9 @@ final class SshIdentities {
   }
 
   private Outcome add(Path file, String passphrase) {
+    if (openToOthers(file)) {
+      return Outcome.UNPROTECTED;
+    }
     try {
       keys.add(read(file, null));
       return Outcome.LOADED;
@@ -149,6 +167,24 @@ final class SshIdentities {
       return Outcome.LOADED;
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       return Outcome.WRONG_PASSPHRASE;
+    }
+  }
+
+  /** As OpenSSH: a private key that group or others may read or write is not used. */
+  private static boolean openToOthers(Path file) {
+    try {
+      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+      return mode.stream().anyMatch(p -> !p.name().startsWith("OWNER_"));
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // no POSIX modes to judge by: reading the key says the rest
+    }
+  }
+
+  private static String modeOf(Path file) {
+    try {
+      return "mode " + PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+    } catch (IOException | UnsupportedOperationException e) {
+      return "mode unknown";
     }
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.tunelab.inventory.HostSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -114,6 +115,23 @@ class SshAuthTest {
     for (Throwable t = e; t != null; t = t.getCause()) {
       assertFalse(String.valueOf(t.getMessage()).contains("wrong-guess-42"));
     }
+  }
+
+  @Test
+  void aKeyOthersCanReadIsRefusedAsOpenSshDoes() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    Path key = fx.authorizedKey(server, "id_open", "ed25519");
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+    HostRefusedException e = refused(fx, fx.hostFor(server, key));
+    assertEquals(
+        "host srv1: identity file "
+            + key
+            + " can be read by others (mode rw-r--r--); SSH refuses such keys: chmod 600 "
+            + key,
+        e.getMessage());
+
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+    assertEquals("ok\n", echo(fx, fx.hostFor(server, key)));
   }
 
   @Test
