@@ -4,6 +4,7 @@ import io.tunelab.TunelabException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -11,12 +12,28 @@ import java.util.Set;
  * errors leave as a {@link TunelabException} saying what could not be done and whose fault it is.
  */
 final class SqliteTransactions implements AutoCloseable {
+  /**
+   * How long a transaction keeps trying while another process holds the database: each try waits
+   * the connection's busy timeout (30 s), then backs off; ten minutes covers a reader's forgotten
+   * open transaction or a long VACUUM without losing the trial being stored.
+   */
+  static final Duration BUSY_BUDGET = Duration.ofMinutes(10);
+
+  private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
+
   private final Path file;
   private final Connection db;
+  private final Duration busyBudget;
 
   SqliteTransactions(Path file, Connection db) {
+    this(file, db, BUSY_BUDGET);
+  }
+
+  SqliteTransactions(Path file, Connection db, Duration busyBudget) {
     this.file = file;
     this.db = db;
+    this.busyBudget = busyBudget;
   }
 
   /** Work done on the connection, inside a transaction or not. */
@@ -34,8 +51,27 @@ final class SqliteTransactions implements AutoCloseable {
    * {@link TunelabException} saying what could not be done.
    */
   synchronized <T> T transaction(String what, Work<T> work) {
+    long deadline = System.nanoTime() + busyBudget.toNanos();
+    Duration pause = FIRST_PAUSE;
+    while (true) {
+      try {
+        return once(work);
+      } catch (SQLException e) {
+        // Rolled back whole: the work runs again from the start once the holder lets go.
+        if (!busy(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
+          throw failure(what, e);
+        }
+        pause =
+            pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
+                ? LONGEST_PAUSE
+                : pause.multipliedBy(2);
+      }
+    }
+  }
+
+  private <T> T once(Work<T> work) throws SQLException {
     try {
-      db.setAutoCommit(false);
+      begin();
       try {
         T result = work.run(db);
         db.commit();
@@ -62,8 +98,39 @@ final class SqliteTransactions implements AutoCloseable {
               + ", newer than this tunelab knows ("
               + e.known
               + "): use a newer tunelab");
+    }
+  }
+
+  /**
+   * Begins a transaction. sqlite-jdbc marks the connection as inside one before its BEGIN runs, so
+   * a BEGIN refused as busy must unmark it, or the retry would run outside any transaction.
+   */
+  private void begin() throws SQLException {
+    try {
+      db.setAutoCommit(false);
     } catch (SQLException e) {
-      throw failure(what, e);
+      try {
+        db.setAutoCommit(true);
+      } catch (SQLException nothingToEnd) {
+        // the mark is reset before sqlite-jdbc's COMMIT fails
+      }
+      throw e;
+    }
+  }
+
+  private static boolean busy(SQLException e) {
+    int code = e.getErrorCode() & 0xff;
+    return code == 5 || code == 6;
+  }
+
+  /** False when interrupted: Ctrl-C must not wait out the busy budget. */
+  private static boolean slept(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
