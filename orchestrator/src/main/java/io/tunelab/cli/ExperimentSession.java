@@ -10,6 +10,7 @@ import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -29,14 +30,17 @@ final class ExperimentSession {
       PrintWriter out) {
     Inventories.requireRoles(matrix, inventory);
     SqliteResultStore.checkWritable(db);
-    try (SqliteResultStore store = SqliteResultStore.open(db);
+    ignoreHangup();
+    try (RunLog log = RunLog.open(db, matrix.name(), out, Clock.systemUTC());
+        SqliteResultStore store = SqliteResultStore.open(db);
         SshConnector connector = new SshConnector(inventory)) {
+      log.accept("log: " + log.file());
       ExperimentRunner runner =
-          new ExperimentRunner(connector, store, out::println, TunelabCommand.version());
+          new ExperimentRunner(connector, store, log, TunelabCommand.version());
       Thread hook =
           new Thread(
               () -> {
-                out.println("interrupted: stopping the workload, restoring every host …");
+                log.accept("interrupted: stopping the workload, restoring every host …");
                 runner.interrupt(Duration.ofMinutes(2));
               },
               "tunelab-interrupt");
@@ -53,21 +57,35 @@ final class ExperimentSession {
       }
       out.println();
       out.print(ReportCommand.render(store, db, summary.experimentId()));
-      out.printf(
-          Locale.ROOT,
-          "experiment %d %s: %d ok, %d failed, %d unfinished; overhead per trial %.0f ms"
-              + " (wall time minus workload time); results in %s%n",
-          summary.experimentId(),
-          summary.status(),
-          summary.ok(),
-          summary.failed(),
-          summary.unfinished(),
-          summary.overheadMillis(),
-          db);
+      log.accept(
+          String.format(
+              Locale.ROOT,
+              "experiment %d %s: %d ok, %d failed, %d unfinished; overhead per trial %.0f ms"
+                  + " (wall time minus workload time); results in %s",
+              summary.experimentId(),
+              summary.status(),
+              summary.ok(),
+              summary.failed(),
+              summary.unfinished(),
+              summary.overheadMillis(),
+              db));
       if (summary.unfinished() > 0) {
-        out.println("continue with: tunelab resume " + summary.experimentId());
+        log.accept("continue with: tunelab resume " + summary.experimentId());
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
+    }
+  }
+
+  /**
+   * An unattended run outlives its terminal: closing it (SIGHUP) must not abort the night. Output
+   * to the closed terminal is lost; the log file keeps it.
+   */
+  @SuppressWarnings("restriction")
+  private static void ignoreHangup() {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sun.misc.SignalHandler.SIG_IGN);
+    } catch (IllegalArgumentException noSuchSignal) {
+      // not a POSIX platform: nothing to ignore
     }
   }
 }

@@ -111,6 +111,21 @@ class CrashRecoveryTest {
   }
 
   @Test
+  void closingTheTerminalDoesNotStopTheRun() throws Exception {
+    Path db = dir.resolve("t.db");
+    Process p = startAndWaitFor(db, 2, "sleep 0.3");
+    new ProcessBuilder("kill", "-HUP", Long.toString(p.pid())).start().waitFor();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ends by itself");
+    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("out.txt")));
+    assertEquals(
+        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+    assertEquals(
+        List.of(List.of("6")),
+        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+    assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored at the end");
+  }
+
+  @Test
   void restoreAfterKillNineUndoesEverySetting() throws Exception {
     Path db = dir.resolve("t.db");
     runAndKill(db, 2);

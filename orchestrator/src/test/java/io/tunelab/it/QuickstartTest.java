@@ -42,5 +42,14 @@ class QuickstartTest {
         List.of(List.of(LoopDisk.readProc(Path.of("/proc/sys/kernel/random/boot_id")))),
         EndToEndTest.rows(db, "select boot_id from hosts"));
     assertTrue(r.out().contains("IOPS"), r.out());
+    // the first line names the run's log, which holds every line with a UTC timestamp
+    String first = r.out().lines().findFirst().orElseThrow();
+    assertTrue(first.startsWith("log: " + dir.resolve("tunelab-logs")), first);
+    List<String> log = Files.readAllLines(Path.of(first.substring("log: ".length())));
+    assertTrue(log.size() > 18, String.join("\n", log));
+    for (String line : log) {
+      assertTrue(line.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z .*"), line);
+    }
+    assertTrue(log.stream().anyMatch(l -> l.contains("[18/18]")), String.join("\n", log));
   }
 }
