@@ -29,6 +29,9 @@ public final class AgentSession implements AutoCloseable {
   private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration ONE_SHOT_TIMEOUT = Duration.ofMinutes(5);
 
+  /** How long the final restore of one host may take: a journal of knob writes takes ms. */
+  public static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
+
   private final Transport transport;
   private final String remotePath;
   private final ServeChannel channel;
@@ -105,7 +108,7 @@ public final class AgentSession implements AutoCloseable {
 
   /** Writes every journaled original back; a failed write is in the result. */
   public RestoreResult restore() {
-    return RestoreResult.from(outcome(AgentVerb.RESTORE, List.of(), PHASE_TIMEOUT));
+    return RestoreResult.from(outcome(AgentVerb.RESTORE, List.of(), RESTORE_TIMEOUT));
   }
 
   /** The journal of originals, in restore order. */

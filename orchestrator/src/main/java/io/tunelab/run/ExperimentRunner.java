@@ -162,26 +162,37 @@ public final class ExperimentRunner {
     }
   }
 
+  /**
+   * Restores every host at once, so one hung host costs the others nothing; each host's restore
+   * gives up after {@link AgentSession#RESTORE_TIMEOUT}, inside the two-minute budget Ctrl-C waits
+   * for (a host left out keeps its journal, and its agent restores it by itself).
+   */
   private void restore(Hosts hosts) {
-    for (AgentSession s : hosts.all()) {
-      try {
-        RestoreResult r = s.restore();
-        for (PathFailure fail : r.failures()) {
-          out.accept(
-              "error: host "
-                  + s.host()
-                  + ": could not restore "
-                  + fail
-                  + " (the journal is kept: run `tunelab restore`)");
-        }
-        out.accept("host " + s.host() + ": restored " + r.restored().size() + " setting(s)");
-      } catch (RuntimeException e) {
+    hosts.parallel(
+        s -> {
+          restoreOne(s);
+          return s.host();
+        });
+  }
+
+  private void restoreOne(AgentSession s) {
+    try {
+      RestoreResult r = s.restore();
+      for (PathFailure fail : r.failures()) {
         out.accept(
-            "error: "
-                + e.getMessage()
-                + " (settings not restored: run `tunelab restore`"
-                + " once the host is back)");
+            "error: host "
+                + s.host()
+                + ": could not restore "
+                + fail
+                + " (the journal is kept: run `tunelab restore`)");
       }
+      out.accept("host " + s.host() + ": restored " + r.restored().size() + " setting(s)");
+    } catch (RuntimeException e) {
+      out.accept(
+          "error: "
+              + e.getMessage()
+              + " (settings not restored: run `tunelab restore`"
+              + " once the host is back)");
     }
   }
 
