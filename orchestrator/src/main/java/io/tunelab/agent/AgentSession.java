@@ -7,6 +7,7 @@ import io.tunelab.remote.Transport;
 import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,8 +58,19 @@ public final class AgentSession implements AutoCloseable {
    * channel): after a crash, while a stale agent may still hold the lock.
    */
   public static RestoreResult restoreOneShot(Transport transport, AgentScript script) {
+    return restoreOneShot(transport, script, false);
+  }
+
+  /**
+   * {@link #restoreOneShot(Transport, AgentScript)}; with {@code discard}, journal lines whose
+   * write fails are dropped instead of kept ({@code tunelab restore --discard}).
+   */
+  public static RestoreResult restoreOneShot(
+      Transport transport, AgentScript script, boolean discard) {
     String path = AgentInstaller.install(transport, script);
-    return RestoreResult.from(oneShot(transport, path, AgentVerb.RESTORE, ONE_SHOT_TIMEOUT));
+    byte[] payload = discard ? "discard\n".getBytes(StandardCharsets.UTF_8) : new byte[0];
+    return RestoreResult.from(
+        oneShot(transport, path, AgentVerb.RESTORE, payload, ONE_SHOT_TIMEOUT));
   }
 
   public String host() {
@@ -205,9 +217,14 @@ public final class AgentSession implements AutoCloseable {
 
   private static Answer oneShot(
       Transport transport, String path, AgentVerb verb, Duration timeout) {
+    return oneShot(transport, path, verb, new byte[0], timeout);
+  }
+
+  private static Answer oneShot(
+      Transport transport, String path, AgentVerb verb, byte[] payload, Duration timeout) {
     try {
       Transport.ExecResult result =
-          transport.exec("exec sh " + path + " " + verb.wire(), new byte[0], timeout);
+          transport.exec("exec sh " + path + " " + verb.wire(), payload, timeout);
       List<String> lines = result.stdoutText().lines().toList();
       if (result.exitCode() != 0 && lines.isEmpty()) {
         throw new AgentException(

@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -40,6 +41,13 @@ final class RestoreCommand implements Callable<Integer> {
 
   @Mixin DatabaseOption db;
 
+  @Option(
+      names = "--discard",
+      description =
+          "Drop journal lines whose original cannot be written back (reported as discarded)"
+              + " instead of keeping them for a later restore.")
+  boolean discard;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -54,7 +62,9 @@ final class RestoreCommand implements Callable<Integer> {
         try {
           Transport transport = connector.connect(host);
           restore(
-              transport.host(), AgentSession.restoreOneShot(transport, AgentScript.load()), out);
+              transport.host(),
+              AgentSession.restoreOneShot(transport, AgentScript.load(), discard),
+              out);
         } catch (TunelabException e) {
           out.println(e.getMessage());
           failures.add(host);
@@ -92,8 +102,25 @@ final class RestoreCommand implements Callable<Integer> {
   }
 
   private static void restore(String host, RestoreResult result, PrintWriter out) {
+    for (String process : result.ended()) {
+      out.println("host " + host + ": ended a process a previous agent left running: " + process);
+    }
     for (RestoreResult.Restored r : result.restored()) {
       out.println("host " + host + ": restored " + r.path() + " = " + r.value());
+    }
+    for (String path : result.gone()) {
+      out.println(
+          "warning: host " + host + ": " + path + " is gone (and its setting with it); dropped");
+    }
+    for (RestoreResult.Restored r : result.discarded()) {
+      out.println(
+          "warning: host "
+              + host
+              + ": could not write back "
+              + r.path()
+              + " = "
+              + r.value()
+              + "; discarded as asked");
     }
     for (String boot : result.staleBoots()) {
       out.println(

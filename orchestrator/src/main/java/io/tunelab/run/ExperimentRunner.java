@@ -186,6 +186,9 @@ public final class ExperimentRunner {
                 + fail
                 + " (the journal is kept: run `tunelab restore`)");
       }
+      for (String path : r.gone()) {
+        out.accept("warning: host " + s.host() + ": " + path + " is gone; nothing to restore");
+      }
       out.accept("host " + s.host() + ": restored " + r.restored().size() + " setting(s)");
     } catch (RuntimeException e) {
       out.accept(

@@ -144,6 +144,24 @@ class CrashRecoveryTest {
   }
 
   @Test
+  void aDeviceThatIsGoneSinceTheKillIsAWarningNotABlocker() throws Exception {
+    Path db = dir.resolve("t.db");
+    runAndKill(db, 2);
+    String sysfs = "/sys/block/" + disk.dev;
+    disk.remove();
+    disk = null;
+    assertFalse(Files.exists(Path.of(sysfs)), sysfs);
+
+    Cli.Result r = Cli.tunelab("restore", "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertTrue(r.out().contains("read_ahead_kb is gone"), r.out());
+    Cli.Result again = Cli.tunelab("restore", "--db", db.toString());
+    assertEquals(0, again.code(), again.all());
+    assertTrue(again.out().contains("nothing to restore"), again.out());
+  }
+
+  @Test
   void resumeAfterKillFinishesThePlanWithoutRepeatingATrial() throws Exception {
     Path db = dir.resolve("t.db");
     runAndKill(db, 3);

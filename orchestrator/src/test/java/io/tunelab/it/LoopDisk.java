@@ -56,6 +56,20 @@ final class LoopDisk implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Detaches the disk and removes its loop device from the kernel (LOOP_CTL_REMOVE), so that {@code
+   * /sys/block/loopN} is gone as a pulled disk's would be.
+   */
+  void remove() throws IOException, InterruptedException {
+    close();
+    String n = dev.substring("loop".length());
+    sh(
+        "python3 -c 'import fcntl, os; fcntl.ioctl(os.open(\"/dev/loop-control\", os.O_RDWR),"
+            + " 0x4C81, "
+            + n
+            + ")'");
+  }
+
   @Override
   public void close() throws IOException, InterruptedException {
     sh("losetup -d /dev/" + dev + " || true");
