@@ -170,6 +170,8 @@ final class ReaderVsWriter {
     for (int k = 0; k < n; k++) {
       double offset = (k - (n - 1) / 2.0) / n;
       for (Map.Entry<String, Double> m : means.entrySet()) {
+        // A busy disk stays near 100 % busy.
+        double spread = m.getKey().equals("util_pct") ? 0.005 : 0.1;
         rows.add(
             new MonitorSample(
                 HOST,
@@ -177,7 +179,7 @@ final class ReaderVsWriter {
                 device,
                 (k + 1) * interval,
                 m.getKey(),
-                m.getValue() * (1 + 0.1 * offset)));
+                m.getValue() * (1 + spread * offset)));
       }
     }
     for (Map.Entry<String, Double> m : means.entrySet()) {

@@ -8,6 +8,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
+import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,6 +129,20 @@ class JobsGoldenTest {
     GoldenFiles.assertMatches(
         "export/reader-vs-writer-outputs.json",
         ok("export", "--outputs", "--job", "reader.0", "--format", "json"));
+  }
+
+  @Test
+  void theReportsGuideShowsTheseOutputsAsTheyAre() {
+    String guide = RepoFiles.read(RepoFiles.repoRoot().resolve("docs/reports.md"));
+    for (String golden :
+        List.of(
+            "report/reader-vs-writer.txt",
+            "report/reader-vs-writer-cpu.txt",
+            "compare/scheduler-iowait.txt")) {
+      assertTrue(
+          guide.contains(RepoFiles.read(RepoFiles.testResources(golden))),
+          "docs/reports.md shows " + golden);
+    }
   }
 
   @Test
