@@ -93,10 +93,11 @@ final class ExportCommand implements Callable<Integer> {
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
       StoredExperiment found = experiment.find(store);
       TrialCounts counts = store.trialCounts(found.id());
+      TrialTable table = processes ? TrialTable.PROCESSES : outputs ? TrialTable.OUTPUTS : null;
+      store.checkExportJobs(found.id(), table, only);
       try (Writer out = open()) {
         SampleWriter writer = new SampleWriter(out, chosen);
-        if (processes || outputs) {
-          TrialTable table = processes ? TrialTable.PROCESSES : TrialTable.OUTPUTS;
+        if (table != null) {
           store.exportTrialRows(found.id(), table, only, writer);
         } else {
           store.exportSamples(found.id(), only, writer);

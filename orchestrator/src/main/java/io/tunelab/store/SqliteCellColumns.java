@@ -74,7 +74,8 @@ final class SqliteCellColumns {
     return Collections.unmodifiableList(values);
   }
 
-  private static String name(Connection db, long id) throws SQLException {
+  /** The experiment's name; an unknown experiment fails with exit code 2. */
+  static String name(Connection db, long id) throws SQLException {
     try (PreparedStatement ps = db.prepareStatement("SELECT name FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {

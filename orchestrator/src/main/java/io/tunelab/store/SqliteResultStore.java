@@ -118,6 +118,26 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   /**
+   * Fails with exit code 2, listing the jobs there are, when one of {@code jobs} names nothing
+   * {@link #exportSamples} ({@code table} null) or {@link #exportTrialRows} would find: so that a
+   * mistyped name is refused before an output file is created.
+   */
+  public void checkExportJobs(long experimentId, TrialTable table, List<String> jobs) {
+    tx.transaction(
+        "read the jobs of experiment " + experimentId,
+        c -> {
+          String experiment =
+              "experiment " + experimentId + " (" + SqliteCellColumns.name(c, experimentId) + ")";
+          if (table == null) {
+            SqliteSampleCursor.checkJobs(c, experimentId, experiment, jobs);
+          } else {
+            SqliteTrialRowCursor.checkJobs(c, experimentId, experiment, table, jobs);
+          }
+          return null;
+        });
+  }
+
+  /**
    * Streams the experiment's rows of a per-trial table (the processes, or kept tool output
    * decompressed) to {@code sink}, those of {@code jobs} only (names of jobs or of processes; all
    * when empty), in one read transaction. Returns how many there were.

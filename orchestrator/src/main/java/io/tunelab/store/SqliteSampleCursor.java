@@ -110,7 +110,7 @@ final class SqliteSampleCursor {
 
   // The jobs with statistics answer almost every question at once; a job only failed trials
   // measured is looked up by name.
-  private static void checkJobs(Connection db, long id, String experiment, List<String> jobs)
+  static void checkJobs(Connection db, long id, String experiment, List<String> jobs)
       throws SQLException {
     if (jobs.isEmpty()) {
       return;

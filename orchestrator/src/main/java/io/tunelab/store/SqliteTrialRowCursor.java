@@ -46,16 +46,8 @@ final class SqliteTrialRowCursor {
       throws SQLException {
     SqliteCellColumns columns = SqliteCellColumns.read(db, id);
     // A version 1 database opened read-only has neither table: nothing was recorded.
-    boolean exists =
-        exists(db, table == TrialTable.PROCESSES ? "trial_processes" : "trial_outputs");
-    if (!jobs.isEmpty()) {
-      Set<String> known = exists ? names(db, id, table) : Set.of();
-      for (String job : jobs) {
-        if (!known.contains(job)) {
-          throw JobNames.unknown("experiment " + id + " (" + columns.experiment + ")", job, known);
-        }
-      }
-    }
+    boolean exists = exists(db, table);
+    checkJobs(db, id, "experiment " + id + " (" + columns.experiment + ")", table, jobs);
     sink.columns(table.columns(), columns.paramNames, columns.knobNames);
     long rows = 0;
     if (exists) {
@@ -94,6 +86,21 @@ final class SqliteTrialRowCursor {
     }
     sink.end();
     return rows;
+  }
+
+  /** Fails with exit code 2 when one of {@code jobs} names no job or process of the table. */
+  static void checkJobs(
+      Connection db, long id, String experiment, TrialTable table, List<String> jobs)
+      throws SQLException {
+    if (jobs.isEmpty()) {
+      return;
+    }
+    Set<String> known = exists(db, table) ? names(db, id, table) : Set.of();
+    for (String job : jobs) {
+      if (!known.contains(job)) {
+        throw JobNames.unknown(experiment, job, known);
+      }
+    }
   }
 
   private static String select(TrialTable table, int jobs) {
@@ -178,10 +185,10 @@ final class SqliteTrialRowCursor {
     return names;
   }
 
-  private static boolean exists(Connection db, String table) throws SQLException {
+  private static boolean exists(Connection db, TrialTable table) throws SQLException {
     try (PreparedStatement ps =
         db.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
-      ps.setString(1, table);
+      ps.setString(1, table == TrialTable.PROCESSES ? "trial_processes" : "trial_outputs");
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }

@@ -1,6 +1,7 @@
 package io.tunelab.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.report.Studies;
@@ -9,6 +10,7 @@ import io.tunelab.store.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,6 +165,11 @@ class JobsGoldenTest {
             .err()
             .endsWith("did you mean 'iostat@client:sdb'?\n"));
     assertTrue(run("export", "--job", "reader,writr").err().contains("did you mean 'writer'?"));
+    Path file = dir.resolve("refused.csv");
+    Cli.Result processes = run("export", "--processes", "--job", "reader.1", "-o", file.toString());
+    assertEquals(2, processes.code(), processes.all());
+    assertTrue(processes.err().contains("did you mean 'reader.0'?"), processes.err());
+    assertFalse(Files.exists(file), "nothing written for a refused export");
   }
 
   @Test
