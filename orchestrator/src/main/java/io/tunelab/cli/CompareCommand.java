@@ -58,7 +58,9 @@ final class CompareCommand implements Callable<Integer> {
   @Option(
       names = "--job",
       paramLabel = "JOB",
-      description = "The job to compare (default: all, the aggregate of concurrent jobs).")
+      description =
+          "The job to compare (default: all, the aggregate of concurrent jobs): writer, writer.0,"
+              + " vmstat@client, iostat@server:sdb …")
   String job;
 
   @Option(
@@ -90,6 +92,13 @@ final class CompareCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ReportFormat chosen = ReportFormat.named(format);
+    ReportSelection selection = ReportSelection.parse(job, metric);
+    if (selection.sideBySide()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "compare takes one job and one metric; compare each in turn (--job writer, then --job"
+              + " reader), or show them side by side with report --job or --metric");
+    }
     Comparison.Options options = new Comparison.Options(alpha, percent(threshold), 0.95);
     Comparison comparison;
     List<ReportData> sides = new ArrayList<>();
@@ -100,9 +109,9 @@ final class CompareCommand implements Callable<Integer> {
               TunelabException.BAD_INPUT,
               "compare needs two experiments (compare A B), or --axis NAME=BASE,NEW");
         }
-        ReportData base = load(store, experiments.get(0), new ReportSelection(job, metric));
+        ReportData base = load(store, experiments.get(0), selection);
         String m = chosenMetric(base);
-        ReportData next = load(store, experiments.get(1), new ReportSelection(base.job(), m));
+        ReportData next = load(store, experiments.get(1), ReportSelection.of(base.job(), m));
         sides.add(base);
         sides.add(next);
         comparison = Comparison.experiments(base, next, m, options);
@@ -112,7 +121,7 @@ final class CompareCommand implements Callable<Integer> {
               TunelabException.BAD_INPUT, "with --axis, compare takes one experiment, not two");
         }
         String name = experiments.isEmpty() ? null : experiments.get(0);
-        ReportData data = load(store, name, new ReportSelection(job, metric));
+        ReportData data = load(store, name, selection);
         sides.add(data);
         comparison = Comparison.axis(data, axis, chosenMetric(data), options);
       }

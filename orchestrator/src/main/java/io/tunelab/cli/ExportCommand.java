@@ -3,9 +3,11 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.report.ExportFormat;
 import io.tunelab.report.SampleWriter;
+import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultStore.StoredExperiment;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialTable;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -15,6 +17,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,11 +35,34 @@ import picocli.CommandLine.Spec;
     description = {
       "Write every sample of an experiment (the latest by default) in long format: one row per"
           + " sample with its trial, cell, every parameter (param:AXIS) and knob (knob:KNOB).",
+      "With --processes, a row per workload process instead (its host, effective ionice, nice,"
+          + " cpus, exit code, seconds); with --outputs, a row per kept tool output (fio's JSON)"
+          + " with its text.",
       "Streamed as read: any number of samples in constant memory.",
       "Exits 1 after writing when the experiment has trials that have not run."
     })
 final class ExportCommand implements Callable<Integer> {
   @Mixin ExperimentArgument experiment;
+
+  @Option(
+      names = "--job",
+      paramLabel = "JOB[,JOB…]",
+      description =
+          "Only these jobs' samples (as samples.job: writer is the job, writer.0 one process,"
+              + " vmstat@client a monitor); with --processes or --outputs, jobs or processes.")
+  String jobs;
+
+  @Option(
+      names = "--processes",
+      description = "A row per workload process of every trial instead of the samples.")
+  boolean processes;
+
+  @Option(
+      names = "--outputs",
+      description =
+          "A row per kept tool output (fio's JSON) of every trial, with its text, instead of the"
+              + " samples.")
+  boolean outputs;
 
   @Option(
       names = "--format",
@@ -59,11 +85,23 @@ final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ExportFormat chosen = ExportFormat.named(format);
+    if (processes && outputs) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "--processes and --outputs are two exports: choose one");
+    }
+    List<String> only = ReportSelection.parse(jobs, null).jobs();
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
       StoredExperiment found = experiment.find(store);
       TrialCounts counts = store.trialCounts(found.id());
+      TrialTable table = processes ? TrialTable.PROCESSES : outputs ? TrialTable.OUTPUTS : null;
+      store.checkExportJobs(found.id(), table, only);
       try (Writer out = open()) {
-        store.exportSamples(found.id(), new SampleWriter(out, chosen));
+        SampleWriter writer = new SampleWriter(out, chosen);
+        if (table != null) {
+          store.exportTrialRows(found.id(), table, only, writer);
+        } else {
+          store.exportSamples(found.id(), only, writer);
+        }
       } catch (UncheckedIOException | IOException e) {
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new TunelabException(

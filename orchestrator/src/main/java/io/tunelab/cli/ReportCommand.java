@@ -55,16 +55,19 @@ final class ReportCommand implements Callable<Integer> {
 
   @Option(
       names = "--metric",
-      paramLabel = "METRIC",
+      paramLabel = "METRIC[,METRIC…]",
       description =
-          "Show this metric per repetition with its mean and std (seconds, mib_per_s, iops …)"
-              + " instead of the classic columns.")
+          "Show this metric per repetition with its mean and std (seconds, mib_per_s, iops, us …)"
+              + " instead of the classic columns; several: their means side by side.")
   String metric;
 
   @Option(
       names = "--job",
-      paramLabel = "JOB",
-      description = "The job to report (default: all, the aggregate of concurrent jobs).")
+      paramLabel = "JOB[,JOB…]",
+      description =
+          "The job to report (default: all, the aggregate of concurrent jobs): writer, writer.0,"
+              + " vmstat@client, iostat@server:sdb …; several: each job's metrics side by side"
+              + " (default seconds and mib_per_s).")
   String job;
 
   @Option(
@@ -97,11 +100,18 @@ final class ReportCommand implements Callable<Integer> {
     if (group != null && html == null) {
       throw new TunelabException(TunelabException.BAD_INPUT, "--group only applies with --html");
     }
+    ReportSelection selection = ReportSelection.parse(job, metric);
+    if (html != null && selection.sideBySide()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--html charts one job and one metric; several side by side print as text, md, csv or"
+              + " json");
+    }
     Report report;
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
       long id = experiment.find(store).id();
-      ReportData data = store.report(id, new ReportSelection(job, metric));
-      report = Report.build(data, new Report.Options(rows, cols, metric));
+      List<ReportData> data = store.reports(id, selection);
+      report = Report.build(data, new Report.Options(rows, cols, null));
     }
     PrintWriter err = spec.commandLine().getErr();
     if (html != null) {

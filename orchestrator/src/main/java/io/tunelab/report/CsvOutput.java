@@ -36,7 +36,7 @@ final class CsvOutput {
   static List<String> header(Table t) {
     List<String> names = new ArrayList<>(t.keyColumns());
     for (int i = 0; i < t.columns().size(); i++) {
-      String name = t.columns().get(i).name();
+      String name = t.columns().get(i).flatName();
       names.add(name);
       if (isMeasure(t, i)) {
         names.add(name + " std");

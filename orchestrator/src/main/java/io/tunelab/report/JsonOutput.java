@@ -17,6 +17,7 @@ import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
 import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +36,21 @@ final class JsonOutput {
     ReportData d = r.data();
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("experiment", experiment(d));
-    doc.put("job", d.job());
-    doc.put("metric", r.metric());
-    doc.put("unit", r.unit());
+    boolean several = r.isSideBySide();
+    doc.put("job", several ? null : d.job());
+    doc.put("metric", several ? null : r.metric());
+    doc.put("unit", several ? null : r.unit());
+    if (several) {
+      List<Map<String, Object>> shown = new ArrayList<>();
+      for (Report.JobMetric m : r.sideBySide()) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("job", m.job());
+        one.put("metric", m.metric());
+        one.put("unit", m.unit());
+        shown.add(one);
+      }
+      doc.put("side_by_side", shown);
+    }
     Map<String, Object> layout = new LinkedHashMap<>();
     layout.put("blocks", r.layout().blocks().stream().map(r.axes()::shown).toList());
     layout.put("rows", r.layout().rows().stream().map(r.axes()::shown).toList());
@@ -62,12 +75,32 @@ final class JsonOutput {
     }
     doc.put("rows", rows);
     List<Map<String, Object>> cells = new ArrayList<>();
+    List<Map<Integer, Cell>> byOrdinal = new ArrayList<>();
+    for (Report.JobMetric m : r.sideBySide()) {
+      Map<Integer, Cell> of = new HashMap<>();
+      m.data().cells().forEach(c -> of.put(c.ordinal(), c));
+      byOrdinal.add(of);
+    }
     for (Cell c : d.cells()) {
-      cells.add(cell(c, r.metric()));
+      cells.add(several ? sideBySideCell(c, r.sideBySide(), byOrdinal) : cell(c, r.metric()));
     }
     doc.put("cells", cells);
     doc.put("failed_trials", failed(d));
-    doc.put("warnings", warnings(r.warnings()));
+    if (several) {
+      List<Map<String, Object>> all = new ArrayList<>();
+      for (Report.JobMetric m : r.sideBySide()) {
+        for (Map<String, Object> w : warnings(m.warnings())) {
+          Map<String, Object> about = new LinkedHashMap<>();
+          about.put("job", m.job());
+          about.put("metric", m.metric());
+          about.putAll(w);
+          all.add(about);
+        }
+      }
+      doc.put("warnings", all);
+    } else {
+      doc.put("warnings", warnings(r.warnings()));
+    }
     doc.put("unfinished", r.unfinished());
     return write(doc);
   }
@@ -167,6 +200,31 @@ final class JsonOutput {
       values.add(v);
     }
     cell.put("values", values);
+    return cell;
+  }
+
+  // Per shown job and metric: the statistics of this cell and its values per repetition.
+  private static Map<String, Object> sideBySideCell(
+      Cell c, List<Report.JobMetric> shown, List<Map<Integer, Cell>> byOrdinal) {
+    Map<String, Object> cell = new LinkedHashMap<>();
+    cell.put("ordinal", c.ordinal());
+    cell.put("label", c.label());
+    cell.put("params", c.params());
+    List<Map<String, Object>> measures = new ArrayList<>();
+    for (int i = 0; i < shown.size(); i++) {
+      Report.JobMetric m = shown.get(i);
+      Cell of = byOrdinal.get(i).getOrDefault(c.ordinal(), c);
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("job", m.job());
+      one.put("metric", m.metric());
+      Map<String, Object> stats = cell(of, m.metric());
+      stats.remove("ordinal");
+      stats.remove("label");
+      stats.remove("params");
+      one.putAll(stats);
+      measures.add(one);
+    }
+    cell.put("side_by_side", measures);
     return cell;
   }
 

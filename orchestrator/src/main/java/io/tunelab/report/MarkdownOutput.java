@@ -20,7 +20,7 @@ final class MarkdownOutput {
       out.append(escape(r.legend())).append("\n\n");
     }
     Table t = r.table();
-    List<String> header = t.columns().stream().map(Table.Column::name).toList();
+    List<String> header = t.columns().stream().map(Table.Column::flatName).toList();
     List<Boolean> right = t.columns().stream().map(Table.Column::right).toList();
     for (Block block : t.blocks()) {
       if (!block.title().isEmpty()) {
@@ -40,9 +40,9 @@ final class MarkdownOutput {
       }
       out.append('\n');
     }
-    if (!r.warnings().isEmpty()) {
-      out.append("warnings about ").append(escape(r.metric())).append(":\n\n");
-      list(out, r.warnings().lines(""));
+    for (Report.WarningSection w : r.warningSections("")) {
+      out.append("warnings about ").append(escape(String.join(", ", w.about()))).append(":\n\n");
+      list(out, w.lines());
       out.append('\n');
     }
     if (r.unfinished() != null) {

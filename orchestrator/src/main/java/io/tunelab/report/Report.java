@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.TunelabException;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
@@ -8,9 +9,11 @@ import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.workload.Sample;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +25,9 @@ import java.util.Set;
  * @param preamble lines between the headline and the legend (hosts, the job)
  * @param failures one line per failed trial
  * @param unfinished what has not run yet and how to run it, or null
+ * @param sideBySide the jobs' metrics whose means stand side by side in the table, in column order;
+ *     empty for a report of one job and one metric ({@code data}, {@code metric} and {@code
+ *     warnings} then hold the first of them)
  */
 public record Report(
     ReportData data,
@@ -34,7 +40,23 @@ public record Report(
     Table table,
     List<String> failures,
     Warnings warnings,
-    String unfinished) {
+    String unfinished,
+    List<JobMetric> sideBySide) {
+
+  /**
+   * One metric of one job in a table of several side by side, with the job's data and the warnings
+   * about that metric.
+   */
+  public record JobMetric(
+      String job, String metric, String unit, ReportData data, Warnings warnings) {
+    /** {@code writer mib_per_s}. */
+    public String name() {
+      return job + " " + metric;
+    }
+  }
+
+  /** Warnings about some of the shown metrics: what they are about and the lines for people. */
+  public record WarningSection(List<String> about, List<String> lines) {}
 
   /**
    * What to show. Axes are given as written in the matrix or by their short names.
@@ -50,6 +72,25 @@ public record Report(
     public Options {
       rows = List.copyOf(rows);
     }
+  }
+
+  /**
+   * Builds the report of one job or of several side by side, as loaded for one {@code
+   * ReportSelection}: one job with at most one metric ({@link ReportData#shown()}) gives the report
+   * of {@link #build(ReportData, Options)}, more give a table with the mean and spread of every
+   * job's metrics side by side. An unknown axis, or {@code --cols} with several, fails with exit
+   * code 2.
+   */
+  public static Report build(List<ReportData> jobs, Options options) {
+    ReportData first = jobs.get(0);
+    if (jobs.size() == 1 && first.shown().size() <= 1) {
+      return build(
+          first,
+          first.shown().isEmpty()
+              ? options
+              : new Options(options.rows(), options.columns(), first.shown().get(0)));
+    }
+    return sideBySide(jobs, options);
   }
 
   /** Builds the report; an unknown axis fails with exit code 2. */
@@ -79,12 +120,79 @@ public record Report(
         classic,
         layout,
         axes,
-        preamble(data),
+        preamble(data, false),
         legend,
         table,
         failures(data),
         Warnings.of(data.cells(), metric, unitOf(data, metric), Cell::label),
-        unfinished(data));
+        unfinished(data),
+        List.of());
+  }
+
+  private static Report sideBySide(List<ReportData> jobs, Options options) {
+    ReportData data = jobs.get(0);
+    if (options.columns() != null) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--cols shows one job's metric; several jobs or metrics stand side by side in rows"
+              + " (--rows)");
+    }
+    AxisNames axes = new AxisNames(data.paramNames());
+    String where = "experiment " + data.experimentId() + " (" + data.name() + ")";
+    List<String> rows = options.rows().stream().map(a -> axes.resolve(a, where)).toList();
+    Layout layout =
+        rows.isEmpty()
+            ? Layout.classic(data.paramNames())
+            : Layout.of(data.paramNames(), rows, null);
+    List<JobMetric> shown = new ArrayList<>();
+    for (ReportData d : jobs) {
+      for (String m : d.shown()) {
+        String unit = d.unit(m);
+        shown.add(new JobMetric(d.job(), m, unit, d, Warnings.of(d.cells(), m, unit, Cell::label)));
+      }
+    }
+    JobMetric first = shown.get(0);
+    ReportTables tables = new ReportTables(data, axes, layout, first.metric());
+    return new Report(
+        data,
+        first.metric(),
+        false,
+        layout,
+        axes,
+        preamble(data, jobs.size() > 1),
+        data.cells().isEmpty() ? null : tables.sideBySideLegend(shown),
+        tables.sideBySide(shown, jobs.size() > 1),
+        failures(data),
+        first.warnings(),
+        unfinished(data),
+        List.copyOf(shown));
+  }
+
+  /** Whether several jobs or metrics stand side by side. */
+  public boolean isSideBySide() {
+    return !sideBySide.isEmpty();
+  }
+
+  /**
+   * The warnings for people, one section per set of metrics with the same lines (the repetition
+   * counts of several jobs are usually the same), indented by {@code indent} and two more spaces.
+   */
+  public List<WarningSection> warningSections(String indent) {
+    if (sideBySide.isEmpty()) {
+      return warnings.isEmpty()
+          ? List.of()
+          : List.of(new WarningSection(List.of(metric), warnings.lines(indent)));
+    }
+    Map<List<String>, List<String>> byLines = new LinkedHashMap<>();
+    for (JobMetric m : sideBySide) {
+      List<String> lines = m.warnings().lines(indent);
+      if (!lines.isEmpty()) {
+        byLines.computeIfAbsent(lines, l -> new ArrayList<>()).add(m.name());
+      }
+    }
+    List<WarningSection> sections = new ArrayList<>();
+    byLines.forEach((lines, about) -> sections.add(new WarningSection(about, lines)));
+    return sections;
   }
 
   /** {@code name (experiment 3, finished): 12 of 18 trials ok; 6 pending}. */
@@ -119,7 +227,8 @@ public record Report(
     return metric == null ? null : data.unit(metric);
   }
 
-  private static List<String> preamble(ReportData data) {
+  // Several jobs name themselves above their columns.
+  private static List<String> preamble(ReportData data, boolean severalJobs) {
     List<String> lines = new ArrayList<>();
     if (!data.hosts().isEmpty()) {
       List<String> hosts = new ArrayList<>();
@@ -129,7 +238,7 @@ public record Report(
       }
       lines.add("hosts: " + String.join(", ", hosts));
     }
-    if (data.job() != null && !data.job().equals(Sample.AGGREGATE_JOB)) {
+    if (!severalJobs && data.job() != null && !data.job().equals(Sample.AGGREGATE_JOB)) {
       lines.add("job: " + data.job());
     }
     return lines;

@@ -10,9 +10,13 @@ import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The three shapes of a report table with their legends: classic (times, MiB/s, std, IOPS), one
@@ -147,6 +151,53 @@ final class ReportTables {
         + unitSuffix()
         + " ±population standard deviation in % of the mean"
         + warmupNote();
+  }
+
+  // Each job's metrics under the job's name: the mean with its spread, as in a pivot.
+  Table sideBySide(List<Report.JobMetric> shown, boolean underJobs) {
+    List<Column> columns = grid.rowColumns();
+    List<Map<Integer, Cell>> byOrdinal = new ArrayList<>();
+    for (Report.JobMetric m : shown) {
+      columns.add(new Column(heading(m.metric()), true, underJobs ? m.job() : null));
+      Map<Integer, Cell> cells = new HashMap<>();
+      for (Cell c : m.data().cells()) {
+        cells.put(c.ordinal(), c);
+      }
+      byOrdinal.add(cells);
+    }
+    return grid.table(
+        columns,
+        (cell, row) -> {
+          for (int i = 0; i < shown.size(); i++) {
+            Cell at = byOrdinal.get(i).get(cell.ordinal());
+            Stat s = at == null ? null : at.stats().get(shown.get(i).metric());
+            row.add(s == null ? new Absent("-") : new Measure(s.mean(), s.stddevPop()));
+          }
+        });
+  }
+
+  String sideBySideLegend(List<Report.JobMetric> shown) {
+    // MiB/s and IOPS say their unit; the others get theirs, metrics of one unit together.
+    Map<String, Set<String>> byUnit = new LinkedHashMap<>();
+    for (Report.JobMetric m : shown) {
+      if (m.unit() != null && !heading(m.metric()).equals(m.unit()) && !m.metric().equals("iops")) {
+        byUnit.computeIfAbsent(m.unit(), u -> new LinkedHashSet<>()).add(heading(m.metric()));
+      }
+    }
+    List<String> in = new ArrayList<>();
+    byUnit.forEach((unit, metrics) -> in.add(String.join(", ", metrics) + " in " + unit));
+    return "entries: mean ±population standard deviation in % of the mean"
+        + (in.isEmpty() ? "" : "; " + String.join("; ", in))
+        + warmupNote();
+  }
+
+  /** A metric as a column heading: the classic tables' {@code MiB/s} and {@code IOPS}. */
+  static String heading(String metric) {
+    return switch (metric) {
+      case "mib_per_s" -> "MiB/s";
+      case "iops" -> "IOPS";
+      default -> metric;
+    };
   }
 
   private String unitSuffix() {

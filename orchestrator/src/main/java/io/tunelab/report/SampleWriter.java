@@ -3,6 +3,8 @@ package io.tunelab.report;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.tunelab.store.SampleRow;
 import io.tunelab.store.SampleSink;
+import io.tunelab.store.TrialRow;
+import io.tunelab.store.TrialRowSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -10,13 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes samples in long format as they arrive: one row per sample, with its trial, its cell and
- * every parameter ({@code param:<axis>}) and knob ({@code knob:<knob>}) of the cell. Nothing is
- * kept but the current line.
+ * Writes samples, or the rows of another per-trial table (processes, kept output), in long format
+ * as they arrive: one row each, with its trial, its cell and every parameter ({@code param:<axis>})
+ * and knob ({@code knob:<knob>}) of the cell. Nothing is kept but the current line.
  */
-public final class SampleWriter implements SampleSink {
-  /** The columns before the parameters and knobs. */
-  public static final List<String> FIXED =
+public final class SampleWriter implements SampleSink, TrialRowSink {
+  /** The columns of a row's trial and cell, first in every export. */
+  public static final List<String> TRIAL =
       List.of(
           "experiment_id",
           "experiment",
@@ -28,11 +30,10 @@ public final class SampleWriter implements SampleSink {
           "seq",
           "warmup",
           "status",
-          "started_at",
-          "job",
-          "metric",
-          "value",
-          "unit");
+          "started_at");
+
+  /** The columns of a sample before the parameters and knobs. */
+  public static final List<String> FIXED = concat(TRIAL, List.of("job", "metric", "value", "unit"));
 
   private final Appendable out;
   private final ExportFormat format;
@@ -52,7 +53,16 @@ public final class SampleWriter implements SampleSink {
 
   @Override
   public void columns(List<String> params, List<String> knobs) {
-    List<String> names = new ArrayList<>(FIXED);
+    header(FIXED, params, knobs);
+  }
+
+  @Override
+  public void columns(List<String> fields, List<String> params, List<String> knobs) {
+    header(concat(TRIAL, fields), params, knobs);
+  }
+
+  private void header(List<String> fixed, List<String> params, List<String> knobs) {
+    List<String> names = new ArrayList<>(fixed);
     params.forEach(p -> names.add("param:" + p));
     knobs.forEach(k -> names.add("knob:" + k));
     keys = CsvOutput.unique(names);
@@ -66,6 +76,36 @@ public final class SampleWriter implements SampleSink {
 
   @Override
   public void sample(SampleRow r) {
+    begin();
+    trial(r.experimentId(), r.experiment(), r.cellId(), r.ordinal(), r.label(), r.trialId());
+    trialRun(r.rep(), r.seq(), r.warmup(), r.status().text(), r.startedAt());
+    text(r.job());
+    text(r.metric());
+    value(r.value());
+    text(r.unit());
+    finish(r.params(), r.knobs());
+  }
+
+  @Override
+  public void row(TrialRow r) {
+    begin();
+    trial(r.experimentId(), r.experiment(), r.cellId(), r.ordinal(), r.label(), r.trialId());
+    trialRun(r.rep(), r.seq(), r.warmup(), r.status().text(), r.startedAt());
+    for (Object v : r.values()) {
+      if (v instanceof Long n) {
+        number(n);
+      } else if (v instanceof Boolean b) {
+        number(b ? 1 : 0);
+      } else if (v instanceof Double d) {
+        value(d);
+      } else {
+        text(v == null ? null : v.toString());
+      }
+    }
+    finish(r.params(), r.knobs());
+  }
+
+  private void begin() {
     line.setLength(0);
     if (format == ExportFormat.JSON) {
       line.append(rows == 0 ? "\n  " : ",\n  ");
@@ -74,25 +114,31 @@ public final class SampleWriter implements SampleSink {
       line.append('{');
     }
     field = 0;
-    number(r.experimentId());
-    text(r.experiment());
-    number(r.cellId());
-    number(r.ordinal());
-    text(r.label());
-    number(r.trialId());
-    number(r.rep());
-    number(r.seq());
-    number(r.warmup() ? 1 : 0);
-    text(r.status().text());
-    text(r.startedAt());
-    text(r.job());
-    text(r.metric());
-    value(r.value());
-    text(r.unit());
-    for (String p : r.params()) {
+  }
+
+  private void trial(
+      long experimentId, String experiment, long cellId, int ordinal, String label, long trialId) {
+    number(experimentId);
+    text(experiment);
+    number(cellId);
+    number(ordinal);
+    text(label);
+    number(trialId);
+  }
+
+  private void trialRun(int rep, int seq, boolean warmup, String status, String startedAt) {
+    number(rep);
+    number(seq);
+    number(warmup ? 1 : 0);
+    text(status);
+    text(startedAt);
+  }
+
+  private void finish(List<String> params, List<String> knobs) {
+    for (String p : params) {
       text(p);
     }
-    for (String k : r.knobs()) {
+    for (String k : knobs) {
       text(k);
     }
     line.append(format == ExportFormat.CSV ? "\n" : format == ExportFormat.JSONL ? "}\n" : "}");
@@ -107,7 +153,13 @@ public final class SampleWriter implements SampleSink {
     }
   }
 
-  /** How many samples were written. */
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return List.copyOf(all);
+  }
+
+  /** How many rows were written. */
   public long rows() {
     return rows;
   }

@@ -16,8 +16,21 @@ public record Table(List<String> keyColumns, List<Column> columns, List<Block> b
     blocks = List.copyOf(blocks);
   }
 
-  /** A column; {@code right} aligns it right (numbers). */
-  public record Column(String name, boolean right) {}
+  /**
+   * A column; {@code right} aligns it right (numbers). Columns side by side under one heading (a
+   * job's metrics) share a {@code group}; null for none.
+   */
+  public record Column(String name, boolean right, String group) {
+    /** A column under no heading. */
+    public Column(String name, boolean right) {
+      this(name, right, null);
+    }
+
+    /** The name where a table has one header line (Markdown, CSV, JSON): {@code writer MiB/s}. */
+    public String flatName() {
+      return group == null ? name : group + " " + name;
+    }
+  }
 
   /**
    * One block: its title for people, the values of the block axes, and its rows (one value per

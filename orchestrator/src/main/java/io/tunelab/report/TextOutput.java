@@ -45,12 +45,14 @@ final class TextOutput {
       }
       shown.add(rows);
     }
+    String groups = groupLine(t.columns(), width);
     for (int b = 0; b < t.blocks().size(); b++) {
       out.append('\n');
       String title = t.blocks().get(b).title();
       if (!title.isEmpty()) {
         out.append(title).append('\n');
       }
+      out.append(groups);
       out.append(line(header, width, right));
       for (List<String> row : shown.get(b)) {
         out.append(line(row, width, right));
@@ -62,9 +64,9 @@ final class TextOutput {
         out.append("  ").append(l).append('\n');
       }
     }
-    if (!r.warnings().isEmpty()) {
-      out.append("\nwarnings about ").append(r.metric()).append(":\n");
-      for (String l : r.warnings().lines("  ")) {
+    for (Report.WarningSection w : r.warningSections("  ")) {
+      out.append("\nwarnings about ").append(String.join(", ", w.about())).append(":\n");
+      for (String l : w.lines()) {
         out.append(l).append('\n');
       }
     }
@@ -242,6 +244,49 @@ final class TextOutput {
       return Numbers.fixed(m.mean()) + " " + Numbers.relative(m.std(), m.mean());
     }
     return ((Absent) v).shown();
+  }
+
+  /**
+   * The line above the header naming each group of columns ({@code ---- writer ----}), or nothing
+   * when no column has a group. Widens a group's last column when its heading would not fit.
+   */
+  private static String groupLine(List<Table.Column> columns, int[] width) {
+    if (columns.stream().allMatch(c -> c.group() == null)) {
+      return "";
+    }
+    StringBuilder line = new StringBuilder();
+    int i = 0;
+    while (i < columns.size()) {
+      String group = columns.get(i).group();
+      int end = i + 1;
+      while (end < columns.size() && group != null && group.equals(columns.get(end).group())) {
+        end++;
+      }
+      int span = 2 * (end - i - 1);
+      for (int k = i; k < end; k++) {
+        span += width[k];
+      }
+      if (i > 0) {
+        line.append("  ");
+      }
+      if (group == null) {
+        line.append(" ".repeat(span));
+      } else {
+        int room = group.length() + 4;
+        if (span < room) {
+          width[end - 1] += room - span;
+          span = room;
+        }
+        int dashes = span - group.length() - 2;
+        line.append("-".repeat(dashes / 2))
+            .append(' ')
+            .append(group)
+            .append(' ')
+            .append("-".repeat(dashes - dashes / 2));
+      }
+      i = end;
+    }
+    return line.toString().stripTrailing() + "\n";
   }
 
   private static String line(List<String> values, int[] width, boolean[] right) {

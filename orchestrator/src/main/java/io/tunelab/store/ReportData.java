@@ -13,6 +13,7 @@ import java.util.Map;
  * @param units the unit of every metric of {@code job} with statistics, by metric name (sorted)
  * @param paramNames every parameter (axis name as written), in axis order
  * @param cells by ordinal
+ * @param shown the metrics of {@code job} asked to be shown, in order; empty for the default
  */
 public record ReportData(
     long experimentId,
@@ -24,7 +25,27 @@ public record ReportData(
     List<String> jobs,
     Map<String, String> units,
     List<String> paramNames,
-    List<Cell> cells) {
+    List<Cell> cells,
+    List<String> shown) {
+
+  public ReportData {
+    shown = List.copyOf(shown);
+  }
+
+  /** Report data of one job with the default metrics. */
+  public ReportData(
+      long experimentId,
+      String name,
+      ExperimentStatus status,
+      List<Host> hosts,
+      TrialCounts counts,
+      String job,
+      List<String> jobs,
+      Map<String, String> units,
+      List<String> paramNames,
+      List<Cell> cells) {
+    this(experimentId, name, status, hosts, counts, job, jobs, units, paramNames, cells, List.of());
+  }
 
   /** A host the experiment ran on. */
   public record Host(String role, String host, String kernelRelease) {}

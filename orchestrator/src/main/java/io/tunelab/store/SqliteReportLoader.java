@@ -31,16 +31,18 @@ final class SqliteReportLoader {
   }
 
   /**
-   * The experiment's report data for one job and metric, read in one transaction. An unknown id,
-   * job or metric fails with exit code 2 and a message listing what there is.
+   * The experiment's report data, one per job of the selection in the order asked, read in one
+   * transaction. An unknown id, job or metric fails with exit code 2 and a message listing what
+   * there is.
    */
-  static ReportData load(SqliteTransactions tx, long experimentId, ReportSelection selection) {
+  static List<ReportData> load(
+      SqliteTransactions tx, long experimentId, ReportSelection selection) {
     return tx.transaction(
         "read experiment " + experimentId,
         c -> new SqliteReportLoader(c).load(experimentId, selection));
   }
 
-  private ReportData load(long id, ReportSelection selection) throws SQLException {
+  private List<ReportData> load(long id, ReportSelection selection) throws SQLException {
     String name;
     ExperimentStatus status;
     TrialCounts counts;
@@ -60,36 +62,44 @@ final class SqliteReportLoader {
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
     String experiment = "experiment " + id + " (" + name + ")";
-    String job = selection.job(experiment, unitsByJob);
-    Map<String, String> units = job == null ? Map.of() : unitsByJob.get(job);
-    List<String> metrics = selection.metrics(experiment, job, units);
+    List<ReportSelection.Pick> picks = selection.picks(experiment, unitsByJob);
 
     List<SqliteCellReader.StoredCell> stored = new SqliteCellReader(db).stored(id);
-    Map<Long, List<Trial>> trials = trials(id, job, metrics);
-    Map<Long, Map<String, Stat>> stats = stats(id, job);
     Set<String> paramNames = new LinkedHashSet<>();
-    List<Cell> cells = new ArrayList<>(stored.size());
     for (SqliteCellReader.StoredCell s : stored) {
       paramNames.addAll(s.cell().params().keySet());
-      cells.add(
-          new Cell(
-              s.cell().ordinal(),
-              s.cell().label(),
-              s.cell().params(),
-              trials.getOrDefault(s.id(), List.of()),
-              stats.getOrDefault(s.id(), Map.of())));
     }
-    return new ReportData(
-        id,
-        name,
-        status,
-        hosts(id),
-        counts,
-        job,
-        List.copyOf(unitsByJob.keySet()),
-        units,
-        List.copyOf(paramNames),
-        cells);
+    List<Host> hosts = hosts(id);
+    List<ReportData> loaded = new ArrayList<>(picks.size());
+    for (ReportSelection.Pick pick : picks) {
+      String job = pick.job();
+      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded());
+      Map<Long, Map<String, Stat>> stats = stats(id, job);
+      List<Cell> cells = new ArrayList<>(stored.size());
+      for (SqliteCellReader.StoredCell s : stored) {
+        cells.add(
+            new Cell(
+                s.cell().ordinal(),
+                s.cell().label(),
+                s.cell().params(),
+                trials.getOrDefault(s.id(), List.of()),
+                stats.getOrDefault(s.id(), Map.of())));
+      }
+      loaded.add(
+          new ReportData(
+              id,
+              name,
+              status,
+              hosts,
+              counts,
+              job,
+              List.copyOf(unitsByJob.keySet()),
+              job == null ? Map.of() : unitsByJob.get(job),
+              List.copyOf(paramNames),
+              cells,
+              pick.shown()));
+    }
+    return loaded;
   }
 
   /** Every job with statistics and the units of its metrics, both sorted by name. */

@@ -83,9 +83,19 @@ public final class SqliteResultStore implements ResultStore {
 
   /**
    * The experiment's report data for one job and metric, in a handful of queries whatever its size.
-   * An unknown id, job or metric fails with exit code 2 and a message listing what there is.
+   * An unknown id, job or metric fails with exit code 2 and a message listing what there is. A
+   * selection of several jobs gives the first; see {@link #reports}.
    */
   public ReportData report(long experimentId, ReportSelection selection) {
+    return reports(experimentId, selection).get(0);
+  }
+
+  /**
+   * The experiment's report data for every job of the selection, in the order asked, each with the
+   * metrics it shows ({@link ReportData#shown()}); read in one transaction, so that they agree
+   * while the experiment runs.
+   */
+  public List<ReportData> reports(long experimentId, ReportSelection selection) {
     return SqliteReportLoader.load(tx, experimentId, selection);
   }
 
@@ -95,7 +105,46 @@ public final class SqliteResultStore implements ResultStore {
    * many there were.
    */
   public long exportSamples(long experimentId, SampleSink sink) {
-    return SqliteSampleCursor.stream(tx, experimentId, sink);
+    return exportSamples(experimentId, List.of(), sink);
+  }
+
+  /**
+   * As {@link #exportSamples(long, SampleSink)}, only the samples of {@code jobs} ({@code writer},
+   * {@code writer.0}, {@code vmstat@client}; all when empty). A job the experiment never measured
+   * fails with exit code 2 and the list of its jobs.
+   */
+  public long exportSamples(long experimentId, List<String> jobs, SampleSink sink) {
+    return SqliteSampleCursor.stream(tx, experimentId, jobs, sink);
+  }
+
+  /**
+   * Fails with exit code 2, listing the jobs there are, when one of {@code jobs} names nothing
+   * {@link #exportSamples} ({@code table} null) or {@link #exportTrialRows} would find: so that a
+   * mistyped name is refused before an output file is created.
+   */
+  public void checkExportJobs(long experimentId, TrialTable table, List<String> jobs) {
+    tx.transaction(
+        "read the jobs of experiment " + experimentId,
+        c -> {
+          String experiment =
+              "experiment " + experimentId + " (" + SqliteCellColumns.name(c, experimentId) + ")";
+          if (table == null) {
+            SqliteSampleCursor.checkJobs(c, experimentId, experiment, jobs);
+          } else {
+            SqliteTrialRowCursor.checkJobs(c, experimentId, experiment, table, jobs);
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Streams the experiment's rows of a per-trial table (the processes, or kept tool output
+   * decompressed) to {@code sink}, those of {@code jobs} only (names of jobs or of processes; all
+   * when empty), in one read transaction. Returns how many there were.
+   */
+  public long exportTrialRows(
+      long experimentId, TrialTable table, List<String> jobs, TrialRowSink sink) {
+    return SqliteTrialRowCursor.stream(tx, experimentId, table, jobs, sink);
   }
 
   @Override

@@ -1,17 +1,13 @@
 package io.tunelab.store;
 
-import io.tunelab.TunelabException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Streams every sample of an experiment to a {@link SampleSink} through one cursor, in a single
@@ -31,43 +27,37 @@ final class SqliteSampleCursor {
 
   private SqliteSampleCursor() {}
 
-  /** Sends the experiment's samples to {@code sink}; returns how many there were. */
-  static long stream(SqliteTransactions tx, long experimentId, SampleSink sink) {
-    return tx.transaction("export experiment " + experimentId, c -> stream(c, experimentId, sink));
+  /**
+   * Sends the experiment's samples of {@code jobs} (all when empty) to {@code sink}; returns how
+   * many there were. A job the experiment never measured fails with exit code 2, naming the jobs.
+   */
+  static long stream(SqliteTransactions tx, long experimentId, List<String> jobs, SampleSink sink) {
+    return tx.transaction(
+        "export experiment " + experimentId, c -> stream(c, experimentId, jobs, sink));
   }
 
-  private static long stream(Connection db, long experimentId, SampleSink sink)
+  private static long stream(Connection db, long experimentId, List<String> jobs, SampleSink sink)
       throws SQLException {
-    String name = name(db, experimentId);
-    List<SqliteCellReader.StoredCell> cells = new SqliteCellReader(db).stored(experimentId);
-    Set<String> params = new LinkedHashSet<>();
-    Set<String> knobs = new LinkedHashSet<>();
-    for (SqliteCellReader.StoredCell c : cells) {
-      params.addAll(c.cell().params().keySet());
-      knobs.addAll(c.cell().knobs().keySet());
-    }
-    List<String> paramNames = List.copyOf(params);
-    List<String> knobNames = List.copyOf(knobs);
-    Map<Long, Columns> byId = new HashMap<>();
-    for (SqliteCellReader.StoredCell c : cells) {
-      byId.put(
-          c.id(),
-          new Columns(
-              c.cell().ordinal(),
-              c.cell().label(),
-              values(c.cell().params(), paramNames),
-              values(c.cell().knobs(), knobNames)));
-    }
-    sink.columns(paramNames, knobNames);
+    SqliteCellColumns columns = SqliteCellColumns.read(db, experimentId);
+    checkJobs(
+        db, experimentId, "experiment " + experimentId + " (" + columns.experiment + ")", jobs);
+    sink.columns(columns.paramNames, columns.knobNames);
+    String sql =
+        jobs.isEmpty()
+            ? SAMPLES
+            : SAMPLES.replace(" ORDER BY", " AND s.job IN (" + marks(jobs.size()) + ") ORDER BY");
     long rows = 0;
-    try (PreparedStatement ps = db.prepareStatement(SAMPLES)) {
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
       ps.setLong(1, experimentId);
+      for (int i = 0; i < jobs.size(); i++) {
+        ps.setString(i + 2, jobs.get(i));
+      }
       try (ResultSet rs = ps.executeQuery()) {
         // Each column read crosses JNI: the trial's columns are read once per trial, not once
         // per sample, which halves the cost of a million rows.
         long trial = -1;
         long cellId = 0;
-        Columns cell = null;
+        SqliteCellColumns.Columns cell = null;
         int rep = 0;
         int seq = 0;
         boolean warmup = false;
@@ -77,7 +67,7 @@ final class SqliteSampleCursor {
           if (rs.getLong(1) != trial) {
             trial = rs.getLong(1);
             cellId = rs.getLong(6);
-            cell = byId.get(cellId);
+            cell = columns.of(cellId);
             rep = rs.getInt(7);
             seq = rs.getInt(8);
             warmup = rs.getInt(9) != 0;
@@ -89,7 +79,7 @@ final class SqliteSampleCursor {
           sink.sample(
               new SampleRow(
                   experimentId,
-                  name,
+                  columns.experiment,
                   cellId,
                   cell.ordinal(),
                   cell.label(),
@@ -113,26 +103,46 @@ final class SqliteSampleCursor {
     return rows;
   }
 
-  /** What every sample of one cell repeats. */
-  private record Columns(int ordinal, String label, List<String> params, List<String> knobs) {}
-
-  private static List<String> values(Map<String, String> entries, List<String> names) {
-    List<String> values = new ArrayList<>(names.size());
-    for (String n : names) {
-      values.add(entries.get(n));
-    }
-    // Values may be null (a knob only some cases set), which List.copyOf refuses.
-    return Collections.unmodifiableList(values);
+  /** {@code ?, ?, ?}: the placeholders of an IN list. */
+  static String marks(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
   }
 
-  private static String name(Connection db, long id) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement("SELECT name FROM experiments WHERE id = ?")) {
+  // The jobs with statistics answer almost every question at once; a job only failed trials
+  // measured is looked up by name.
+  static void checkJobs(Connection db, long id, String experiment, List<String> jobs)
+      throws SQLException {
+    if (jobs.isEmpty()) {
+      return;
+    }
+    Set<String> known = new TreeSet<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT DISTINCT st.job FROM cell_stats st JOIN cells c ON c.id = st.cell_id"
+                + " WHERE c.experiment_id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new TunelabException(TunelabException.BAD_INPUT, "no experiment " + id);
+        while (rs.next()) {
+          known.add(rs.getString(1));
         }
-        return rs.getString(1);
+      }
+    }
+    for (String job : jobs) {
+      if (!known.contains(job) && !measured(db, id, job)) {
+        throw JobNames.unknown(experiment, job, known);
+      }
+    }
+  }
+
+  private static boolean measured(Connection db, long id, String job) throws SQLException {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT 1 FROM samples s JOIN trials t ON t.id = s.trial_id"
+                + " WHERE t.experiment_id = ? AND s.job = ? LIMIT 1")) {
+      ps.setLong(1, id);
+      ps.setString(2, job);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
       }
     }
   }

@@ -35,7 +35,10 @@ final class SqliteStatements {
     }
   }
 
-  /** Binds one value: {@code null}, NaN and infinities become SQL NULL, booleans 0/1. */
+  /**
+   * Binds one value: {@code null}, NaN and infinities become SQL NULL, booleans 0/1, {@code byte[]}
+   * a BLOB.
+   */
   static void bind(PreparedStatement ps, int index, Object value) throws SQLException {
     if (value == null) {
       ps.setNull(index, Types.NULL);
@@ -51,6 +54,8 @@ final class SqliteStatements {
       ps.setInt(index, n);
     } else if (value instanceof Long n) {
       ps.setLong(index, n);
+    } else if (value instanceof byte[] blob) {
+      ps.setBytes(index, blob);
     } else {
       ps.setString(index, value.toString());
     }

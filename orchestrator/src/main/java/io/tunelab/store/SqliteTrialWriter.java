@@ -2,7 +2,10 @@ package io.tunelab.store;
 
 import static io.tunelab.store.SqliteStatements.update;
 
+import io.tunelab.store.ResultStore.MonitorSample;
+import io.tunelab.store.ResultStore.ProcessRecord;
 import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.store.ResultStore.TrialOutput;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.workload.Sample;
 import java.sql.Connection;
@@ -13,7 +16,8 @@ import java.util.List;
 
 /**
  * Writes progress while an experiment runs: its status, each trial's start, and each trial's
- * outcome with its samples, settings and its cell's refreshed statistics, in one transaction.
+ * outcome with its samples, settings, monitor rows, processes and kept output and its cell's
+ * refreshed statistics, in one transaction.
  */
 final class SqliteTrialWriter {
   private final SqliteTransactions tx;
@@ -73,8 +77,7 @@ final class SqliteTrialWriter {
               time.now(),
               trialId);
           // A trial run again must not leave its old samples in the statistics.
-          update(c, "DELETE FROM samples WHERE trial_id = ?", trialId);
-          update(c, "DELETE FROM settings WHERE trial_id = ?", trialId);
+          deleteOutcome(c, trialId);
           SqliteCellStatistics.refresh(c, cellId);
           return null;
         });
@@ -100,13 +103,23 @@ final class SqliteTrialWriter {
               result.error(),
               result.workloadSeconds(),
               trialId);
-          update(c, "DELETE FROM samples WHERE trial_id = ?", trialId);
-          update(c, "DELETE FROM settings WHERE trial_id = ?", trialId);
+          deleteOutcome(c, trialId);
           insertSamples(c, trialId, listOrEmpty(result.samples()));
           insertSettings(c, trialId, listOrEmpty(result.settings()));
+          insertMonitorRows(c, trialId, listOrEmpty(result.monitorRows()));
+          insertProcesses(c, trialId, listOrEmpty(result.processes()));
+          insertOutputs(c, trialId, listOrEmpty(result.outputs()));
           SqliteCellStatistics.refresh(c, cellId);
           return null;
         });
+  }
+
+  // Only the last attempt of a trial counts: what an earlier one wrote goes.
+  private static void deleteOutcome(Connection c, long trialId) throws SQLException {
+    for (String table :
+        List.of("samples", "settings", "monitor_samples", "trial_processes", "trial_outputs")) {
+      update(c, "DELETE FROM " + table + " WHERE trial_id = ?", trialId);
+    }
   }
 
   private static void insertSamples(Connection c, long trialId, List<Sample> samples)
@@ -138,6 +151,64 @@ final class SqliteTrialWriter {
             s.effective(),
             s.original(),
             s.written());
+      }
+    }
+  }
+
+  private static void insertMonitorRows(Connection c, long trialId, List<MonitorSample> rows)
+      throws SQLException {
+    try (SqliteBatch batch =
+        new SqliteBatch(
+            c,
+            "INSERT INTO monitor_samples (trial_id, host, monitor, device, t, metric, value)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (MonitorSample m : rows) {
+        batch.add(
+            trialId,
+            m.host(),
+            m.monitor(),
+            m.device() == null ? "" : m.device(),
+            m.t(),
+            m.metric(),
+            m.value());
+      }
+    }
+  }
+
+  private static void insertProcesses(Connection c, long trialId, List<ProcessRecord> processes)
+      throws SQLException {
+    try (SqliteBatch batch =
+        new SqliteBatch(
+            c,
+            "INSERT INTO trial_processes (trial_id, job, process, role, host, ionice, nice, cpus,"
+                + " exit_code, seconds, stopped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (ProcessRecord p : processes) {
+        batch.add(
+            trialId,
+            p.job(),
+            p.process(),
+            p.role(),
+            p.host(),
+            p.ionice(),
+            p.nice(),
+            p.cpus(),
+            p.exitCode(),
+            p.seconds(),
+            p.stopped());
+      }
+    }
+  }
+
+  private static void insertOutputs(Connection c, long trialId, List<TrialOutput> outputs)
+      throws SQLException {
+    try (SqliteBatch batch =
+        new SqliteBatch(
+            c, "INSERT INTO trial_outputs (trial_id, process, kind, data) VALUES (?, ?, ?, ?)")) {
+      for (TrialOutput o : outputs) {
+        if (o.text() == null) {
+          continue; // nothing was kept
+        }
+        batch.add(trialId, o.process(), o.kind(), GzipText.compress(o.text()));
       }
     }
   }

@@ -118,6 +118,46 @@ public final class Studies {
     return id;
   }
 
+  /** The client's scheduler in the reader-vs-writer study, a knob axis with a placeholder. */
+  public static final String CLIENT_SCHEDULER = "client.block.${dev}.scheduler";
+
+  /**
+   * Study 4, reader vs writer, as the runner stores a workload of two jobs with monitors: client's
+   * scheduler {@code mq-deadline} or {@code bfq} x the reader's ionice class {@code be/0} or {@code
+   * rt/0}, 3 repetitions. Job {@code writer}: two dd processes ({@code ionice be/7}, nice 10)
+   * writing 512 MiB each at bs=1M; job {@code reader}: one fio process reading 1 GiB at bs=64k.
+   * Samples for {@code all}, each job and each process; vmstat (1 s) and iostat of sdb (2 s) means
+   * as jobs {@code vmstat@client} and {@code iostat@client:sdb}, with every interval row in
+   * monitor_samples; each process's record with the ionice class it really had, and the reader's
+   * fio JSON. With mq-deadline the class changes nothing and the reader starves; bfq honours it.
+   */
+  public static long readerVsWriter(SqliteResultStore store) {
+    List<Cell> cells = new ArrayList<>();
+    int ordinal = 1;
+    for (String scheduler : List.of("mq-deadline", "bfq")) {
+      for (String kind : List.of("be/0", "rt/0")) {
+        cells.add(
+            cell(
+                ordinal++,
+                Map.of(CLIENT_SCHEDULER, scheduler),
+                CLIENT_SCHEDULER,
+                scheduler,
+                "reader_class",
+                kind));
+      }
+    }
+    long id =
+        store.createExperiment(experiment("reader-vs-writer", 3, 0, cells), Fixtures.TOOL_VERSION);
+    store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
+    for (TrialRef t : store.unfinishedTrials(id)) {
+      store.startTrial(t.trialId());
+      store.finishTrial(t.trialId(), ReaderVsWriter.trial(cells.get(t.cellOrdinal() - 1), t.rep()));
+    }
+    store.setExperimentStatus(id, ExperimentStatus.FINISHED);
+    return id;
+  }
+
   /** The knobs of an NFS case: the dirty threshold, and the background one when given. */
   private static Map<String, String> knobs(int kase) {
     // In a fixed order: the store keeps the knobs' order, and exports show it.
