@@ -1,6 +1,7 @@
 package io.tunelab.report;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.tunelab.store.ExportedTrial;
 import io.tunelab.store.SampleRow;
 import io.tunelab.store.SampleSink;
 import io.tunelab.store.TrialRow;
@@ -77,20 +78,18 @@ public final class SampleWriter implements SampleSink, TrialRowSink {
   @Override
   public void sample(SampleRow r) {
     begin();
-    trial(r.experimentId(), r.experiment(), r.cellId(), r.ordinal(), r.label(), r.trialId());
-    trialRun(r.rep(), r.seq(), r.warmup(), r.status().text(), r.startedAt());
+    trial(r.trial());
     text(r.job());
     text(r.metric());
     value(r.value());
     text(r.unit());
-    finish(r.params(), r.knobs());
+    finish(r.trial());
   }
 
   @Override
   public void row(TrialRow r) {
     begin();
-    trial(r.experimentId(), r.experiment(), r.cellId(), r.ordinal(), r.label(), r.trialId());
-    trialRun(r.rep(), r.seq(), r.warmup(), r.status().text(), r.startedAt());
+    trial(r.trial());
     for (Object v : r.values()) {
       if (v instanceof Long n) {
         number(n);
@@ -102,7 +101,7 @@ public final class SampleWriter implements SampleSink, TrialRowSink {
         text(v == null ? null : v.toString());
       }
     }
-    finish(r.params(), r.knobs());
+    finish(r.trial());
   }
 
   private void begin() {
@@ -116,29 +115,25 @@ public final class SampleWriter implements SampleSink, TrialRowSink {
     field = 0;
   }
 
-  private void trial(
-      long experimentId, String experiment, long cellId, int ordinal, String label, long trialId) {
-    number(experimentId);
-    text(experiment);
-    number(cellId);
-    number(ordinal);
-    text(label);
-    number(trialId);
+  private void trial(ExportedTrial t) {
+    number(t.experimentId());
+    text(t.experiment());
+    number(t.cellId());
+    number(t.ordinal());
+    text(t.label());
+    number(t.trialId());
+    number(t.rep());
+    number(t.seq());
+    number(t.warmup() ? 1 : 0);
+    text(t.status().text());
+    text(t.startedAt());
   }
 
-  private void trialRun(int rep, int seq, boolean warmup, String status, String startedAt) {
-    number(rep);
-    number(seq);
-    number(warmup ? 1 : 0);
-    text(status);
-    text(startedAt);
-  }
-
-  private void finish(List<String> params, List<String> knobs) {
-    for (String p : params) {
+  private void finish(ExportedTrial t) {
+    for (String p : t.params()) {
       text(p);
     }
-    for (String k : knobs) {
+    for (String k : t.knobs()) {
       text(k);
     }
     line.append(format == ExportFormat.CSV ? "\n" : format == ExportFormat.JSONL ? "}\n" : "}");

@@ -32,21 +32,6 @@ public record ReportData(
     shown = List.copyOf(shown);
   }
 
-  /** Report data of one job with the default metrics. */
-  public ReportData(
-      long experimentId,
-      String name,
-      ExperimentStatus status,
-      List<Host> hosts,
-      TrialCounts counts,
-      String job,
-      List<String> jobs,
-      Map<String, String> units,
-      List<String> paramNames,
-      List<Cell> cells) {
-    this(experimentId, name, status, hosts, counts, job, jobs, units, paramNames, cells, List.of());
-  }
-
   /** A host the experiment ran on. */
   public record Host(String role, String host, String kernelRelease) {}
 

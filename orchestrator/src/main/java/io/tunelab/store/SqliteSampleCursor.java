@@ -78,23 +78,24 @@ final class SqliteSampleCursor {
           Double measured = rs.wasNull() ? null : value;
           sink.sample(
               new SampleRow(
-                  experimentId,
-                  columns.experiment,
-                  cellId,
-                  cell.ordinal(),
-                  cell.label(),
-                  trial,
-                  rep,
-                  seq,
-                  warmup,
-                  status,
-                  startedAt,
+                  new ExportedTrial(
+                      experimentId,
+                      columns.experiment,
+                      cellId,
+                      cell.ordinal(),
+                      cell.label(),
+                      trial,
+                      rep,
+                      seq,
+                      warmup,
+                      status,
+                      startedAt,
+                      cell.params(),
+                      cell.knobs()),
                   rs.getString(2),
                   rs.getString(3),
                   measured,
-                  rs.getString(5),
-                  cell.params(),
-                  cell.knobs()));
+                  rs.getString(5)));
           rows++;
         }
       }

@@ -65,20 +65,21 @@ final class SqliteTrialRowCursor {
             SqliteCellColumns.Columns cell = columns.of(cellId);
             sink.row(
                 new TrialRow(
-                    id,
-                    columns.experiment,
-                    cellId,
-                    cell.ordinal(),
-                    cell.label(),
-                    rs.getLong(1),
-                    rs.getInt(3),
-                    rs.getInt(4),
-                    rs.getInt(5) != 0,
-                    TrialStatus.of(rs.getString(6)),
-                    rs.getString(7),
-                    values(rs, table),
-                    cell.params(),
-                    cell.knobs()));
+                    new ExportedTrial(
+                        id,
+                        columns.experiment,
+                        cellId,
+                        cell.ordinal(),
+                        cell.label(),
+                        rs.getLong(1),
+                        rs.getInt(3),
+                        rs.getInt(4),
+                        rs.getInt(5) != 0,
+                        TrialStatus.of(rs.getString(6)),
+                        rs.getString(7),
+                        cell.params(),
+                        cell.knobs()),
+                    values(rs, table)));
             rows++;
           }
         }

@@ -29,6 +29,7 @@ class ClassicReportTest {
             List.of("all"),
             Map.of(),
             List.of(),
+            List.of(),
             List.of());
 
     assertEquals(
@@ -75,7 +76,8 @@ class ClassicReportTest {
             List.of("dd.0"),
             Map.of("seconds", "s"),
             List.of(),
-            List.of(cell));
+            List.of(cell),
+            List.of());
 
     String report = ClassicReport.render(data);
 

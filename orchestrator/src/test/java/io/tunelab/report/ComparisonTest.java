@@ -52,7 +52,8 @@ class ComparisonTest {
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
         List.of(RA, "bs"),
-        cells);
+        cells,
+        List.of());
   }
 
   @Test
@@ -150,7 +151,8 @@ class ComparisonTest {
             List.of("all"),
             Map.of("seconds", "s"),
             List.of("bs"),
-            List.of(slow));
+            List.of(slow),
+            List.of());
     ReportData next =
         new ReportData(
             2,
@@ -162,7 +164,8 @@ class ComparisonTest {
             List.of("all"),
             Map.of("seconds", "s"),
             List.of("bs"),
-            List.of(slower));
+            List.of(slower),
+            List.of());
 
     Row row = Comparison.experiments(base, next, "seconds", Options.DEFAULT).rows().get(0);
 
@@ -211,7 +214,8 @@ class ComparisonTest {
             List.of("case", "bs"),
             List.of(
                 new Cell(1, "a", p1, List.of(), Map.of("mib_per_s", s1)),
-                new Cell(2, "b", p2, List.of(), Map.of("mib_per_s", s2))));
+                new Cell(2, "b", p2, List.of(), Map.of("mib_per_s", s2))),
+            List.of());
 
     Comparison c = Comparison.axis(data, "case=ra=128,ra=2M/x:y", "mib_per_s", Options.DEFAULT);
 

@@ -74,7 +74,8 @@ class HtmlReportTest {
         List.of("all"),
         Map.of("mib_per_s", "MiB/s"),
         names,
-        cells);
+        cells,
+        List.of());
   }
 
   private static String page(ReportData data, String group) {
@@ -169,7 +170,8 @@ class HtmlReportTest {
             data.paramNames(),
             data.cells().stream()
                 .map(c -> new Cell(c.ordinal(), c.label(), c.params(), List.of(), Map.of()))
-                .toList());
+                .toList(),
+            List.of());
 
     String html = page(empty, null);
 

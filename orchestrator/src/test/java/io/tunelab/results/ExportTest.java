@@ -133,7 +133,13 @@ class ExportTest {
                 public void sample(SampleRow row) {
                   if (seen.size() < 10) {
                     seen.add(
-                        row.ordinal() + "/" + row.rep() + "/" + row.job() + "/" + row.metric());
+                        row.trial().ordinal()
+                            + "/"
+                            + row.trial().rep()
+                            + "/"
+                            + row.job()
+                            + "/"
+                            + row.metric());
                   }
                 }
 
