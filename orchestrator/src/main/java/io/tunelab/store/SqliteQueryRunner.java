@@ -67,15 +67,19 @@ public final class SqliteQueryRunner {
   }
 
   /**
-   * The statement's rows, run on {@code tx}, which should be read-only; what {@link #query(Path,
-   * String, Map)} refuses fails with exit code 2.
+   * The statement's rows, run on {@code tx}. On a store opened read-only (every one that runs a
+   * user's SQL) what {@link #query(Path, String, Map)} refuses fails with exit code 2; a store
+   * opened for writing runs one statement of any kind, as its caller (tunelab) gives it.
    */
   static ResultTable run(SqliteTransactions tx, String sql, Map<String, String> params) {
-    SqliteStatementText statement = SqliteStatementText.of(sql, tx.file());
-    List<Object> values = values(statement.parameters(), params);
     try {
       return tx.autocommit(
           db -> {
+            SqliteStatementText statement =
+                db.isReadOnly()
+                    ? SqliteStatementText.of(sql, tx.file())
+                    : SqliteStatementText.anyKind(sql);
+            List<Object> values = values(statement.parameters(), params);
             if (statement.kind() == SqliteStatementText.Kind.QUERY) {
               requireOnlyReads(db, statement.text(), tx.file());
             }
@@ -141,8 +145,7 @@ public final class SqliteQueryRunner {
    * Refuses a statement whose compiled program writes. EXPLAIN only compiles: it runs nothing of
    * the statement it lists.
    */
-  private static void requireOnlyReads(Connection db, String statement, Path file)
-      throws SQLException {
+  static void requireOnlyReads(Connection db, String statement, Path file) throws SQLException {
     try (PreparedStatement ps = db.prepareStatement("EXPLAIN " + statement);
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {

@@ -27,7 +27,9 @@ record SqliteStatementText(String text, Kind kind, List<String> parameters) {
     /** A PRAGMA from the list of those that only read, in a reading form. */
     PRAGMA,
     /** EXPLAIN [QUERY PLAN] of a statement that may run itself: describes, never executes. */
-    EXPLAIN
+    EXPLAIN,
+    /** Not checked: a statement for a store opened for writing. */
+    ANY
   }
 
   /** The PRAGMAs that read, asked without an argument. */
@@ -83,6 +85,15 @@ record SqliteStatementText(String text, Kind kind, List<String> parameters) {
     String text = single(sql);
     Kind kind = kind(text, db, true);
     return new SqliteStatementText(text, kind, parameters(text));
+  }
+
+  /**
+   * Reads {@code sql} as one statement of any kind ({@link Kind#ANY}): for a store opened for
+   * writing, whose caller is tunelab itself.
+   */
+  static SqliteStatementText anyKind(String sql) {
+    String text = single(sql);
+    return new SqliteStatementText(text, Kind.ANY, parameters(text));
   }
 
   /** For {@link Kind#EXPLAIN}: the statement it explains. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.TunelabException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -170,19 +171,33 @@ class SqliteQueryRunnerTest {
   }
 
   @Test
-  void theCompiledProgramIsCheckedEvenOnAWritableConnection() {
-    // The store the runner writes with: only the EXPLAIN check stands between it and a write.
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+  void theCompiledProgramIsCheckedEvenOnAWritableConnection() throws Exception {
+    // Only the EXPLAIN check stands between a writable connection and the write.
+    try (Connection c = SqliteConnections.openWritable(db)) {
       for (String sql :
           List.of(
               "WITH doomed AS (SELECT id FROM trials) DELETE FROM trials WHERE id IN doomed",
-              "WITH n AS (SELECT 1) UPDATE experiments SET name = 'x'")) {
-        TunelabException e = assertThrows(TunelabException.class, () -> store.query(sql));
+              "WITH n AS (SELECT 1) UPDATE experiments SET name = 'x'",
+              "WITH x(n) AS (VALUES (1)) INSERT INTO experiments(name) SELECT 'x' FROM x")) {
+        TunelabException e =
+            assertThrows(
+                TunelabException.class, () -> SqliteQueryRunner.requireOnlyReads(c, sql, db));
         assertEquals(
             "tunelab query is read-only: this statement would change " + db, e.getMessage());
       }
-      assertEquals(List.of(List.of(32L)), store.query("SELECT count(*) FROM trials").rows());
+      SqliteQueryRunner.requireOnlyReads(
+          c, "WITH e AS (SELECT id FROM trials) SELECT * FROM e", db);
+      SqliteQueryRunner.requireOnlyReads(c, "VALUES (1)", db);
     }
+    assertEquals(List.of(List.of(32L)), run("SELECT count(*) FROM trials").rows());
+  }
+
+  @Test
+  void aStoreOpenedForWritingRunsWhatTunelabGivesIt() {
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      store.query("DELETE FROM variables");
+    }
+    assertEquals(List.of(List.of(0L)), run("SELECT count(*) FROM variables").rows());
   }
 
   @Test
