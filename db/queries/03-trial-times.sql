@@ -1,8 +1,8 @@
--- Every repetition of the latest experiment: its time and throughput, warm-ups flagged.
+-- Every repetition of experiment :experiment: its time and throughput, warm-ups flagged.
 SELECT ordinal, label, rep, warmup, status,
        max(CASE WHEN metric = 'seconds' THEN value END) AS seconds,
        max(CASE WHEN metric = 'mib_per_s' THEN value END) AS mib_per_s
 FROM trial_samples
-WHERE experiment_id = (SELECT max(id) FROM experiments) AND job = 'all'
+WHERE experiment_id = :experiment AND job = 'all'
 GROUP BY trial_id
 ORDER BY ordinal, rep;

@@ -1,4 +1,4 @@
--- The best cell for each block size in the latest experiment, and its lead over the
+-- The best cell for each block size in experiment :experiment, and its lead over the
 -- runner-up: with read_ahead_kb as the other axis, the best read_ahead_kb per block size.
 WITH ranked AS (
   SELECT json_extract(params, '$.bs') AS bs, label, n, mean, stddev_pop,
@@ -6,7 +6,7 @@ WITH ranked AS (
          lead(mean) OVER by_bs AS runner_up,
          min(ordinal) OVER (PARTITION BY json_extract(params, '$.bs')) AS first_cell
   FROM cell_results
-  WHERE experiment_id = (SELECT max(id) FROM experiments)
+  WHERE experiment_id = :experiment
     AND job = 'all' AND metric = 'mib_per_s'
   WINDOW by_bs AS (PARTITION BY json_extract(params, '$.bs') ORDER BY mean DESC)
 )

@@ -1,13 +1,12 @@
--- Every cell's change between the last two experiments, regressions first, matched by the
--- cells' parameters (the loop device of the day does not matter) with Welch's t statistic.
+-- Every cell's change from experiment :base to :new, regressions first, matched by the cells'
+-- parameters (the loop device of the day does not matter) with Welch's t statistic.
 -- |t| above about 4.3 (n = 3 on each side) or 2.8 (n = 5) is significant at 5 %;
 -- `tunelab compare` computes the p-value and marks the rows.
-WITH ids AS (SELECT id FROM experiments ORDER BY id DESC LIMIT 2),
-     base AS (SELECT params, label, n, mean, stddev_samp FROM cell_results
-              WHERE experiment_id = (SELECT min(id) FROM ids)
+WITH base AS (SELECT params, label, n, mean, stddev_samp FROM cell_results
+              WHERE experiment_id = :base
                 AND job = 'all' AND metric = 'mib_per_s'),
      new AS (SELECT params, n, mean, stddev_samp FROM cell_results
-             WHERE experiment_id = (SELECT max(id) FROM ids)
+             WHERE experiment_id = :new
                AND job = 'all' AND metric = 'mib_per_s')
 SELECT base.label,
        round(base.mean, 3) AS base,

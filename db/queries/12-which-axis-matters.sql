@@ -1,4 +1,4 @@
--- Which axis matters most in the latest experiment: for every value of every axis, the
+-- Which axis matters most in experiment :experiment: for every value of every axis, the
 -- average of its cells' mean MiB/s and how far that is behind the axis's best value.
 -- An axis whose values all come out within a percent or two hardly matters.
 SELECT p.name AS axis,
@@ -9,7 +9,7 @@ SELECT p.name AS axis,
                          / max(avg(r.mean)) OVER by_axis) AS vs_best
 FROM cell_results r
 JOIN cell_params p ON p.cell_id = r.cell_id
-WHERE r.experiment_id = (SELECT max(id) FROM experiments)
+WHERE r.experiment_id = :experiment
   AND r.job = 'all' AND r.metric = 'mib_per_s'
 GROUP BY p.name, p.value
 WINDOW by_axis AS (PARTITION BY p.name)

@@ -16,12 +16,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code tunelab hosts check [--hosts FILE] [MATRIX]}: one row per host and check. */
+/**
+ * {@code tunelab hosts check [--hosts FILE] [MATRIX]}: one row per host and check; {@code hosts
+ * facts} is {@link HostFactsCommand}.
+ */
 @Command(
     name = "hosts",
     mixinStandardHelpOptions = true,
     description = "Inspect the hosts of an inventory.",
-    subcommands = {HostsCommand.Check.class})
+    subcommands = {HostsCommand.Check.class, HostFactsCommand.class})
 final class HostsCommand implements Runnable {
   @Spec CommandSpec spec;
 

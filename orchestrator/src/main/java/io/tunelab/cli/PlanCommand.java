@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +20,9 @@ import picocli.CommandLine.Spec;
     name = "plan",
     mixinStandardHelpOptions = true,
     description =
-        "Show the cells, trial count and settings of a matrix; touches no host and no database.")
+        "Show the cells, trial count and settings of a matrix; touches no host and no database."
+            + " Checks that every role's host is local or in the inventory (--hosts, else the"
+            + " matrix's hosts:), without connecting.")
 final class PlanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
   Path matrix;
@@ -27,11 +30,14 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--summary", description = "Print only the counts, not every cell.")
   boolean summary;
 
+  @Mixin HostsOption hosts;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     Matrix m = MatrixFiles.load(matrix);
+    RolesInInventory.check(m, hosts);
     int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /** Reads {@code matrix:}: parameter axes, knob axes and cases axes, in the order written. */
 final class AxesReader {
-  static final Pattern CASE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  /** No '/': it separates the axes of a cell's label; no ',': it separates compare's values. */
+  static final Pattern CASE_NAME = Pattern.compile("[A-Za-z0-9._:=+-]+");
 
   private final NodeReader in;
   private final Roles roles;
@@ -131,7 +132,8 @@ final class AxesReader {
         in.problem(
             c.keyPosition(),
             casePath,
-            "a case name is letters, digits, '.', '_' and '-' (it appears in labels)");
+            "a case name is letters, digits, '.', '_', '-', ':', '=' and '+' (it appears in"
+                + " labels, where '/' separates the axes)");
         continue;
       }
       Map<String, String> entries = caseEntries(axis, c.key(), c.value(), casePath);

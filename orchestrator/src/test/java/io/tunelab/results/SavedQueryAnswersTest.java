@@ -10,6 +10,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.SqliteQueryRunner;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.workload.Sample;
@@ -22,6 +23,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,7 +116,9 @@ class SavedQueryAnswersTest {
   private static ResultTable query(String file) throws IOException {
     String root = System.getenv("TUNELAB_ROOT");
     Path path = Path.of(root == null ? ".." : root, "db", "queries", file);
-    return SqliteResultStore.query(db, Files.readString(path));
+    // The first experiment ran on the old kernel, the second on the new one.
+    return SqliteQueryRunner.query(
+        db, Files.readString(path), Map.of("experiment", "2", "base", "1", "new", "2"));
   }
 
   private static List<Object> column(ResultTable t, String name) {

@@ -2,12 +2,15 @@ package io.tunelab.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.TunelabException;
 import io.tunelab.report.Studies;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -16,6 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every saved example query in db/queries runs on a real database and finds something. */
 class SavedQueriesTest {
+  /**
+   * The values the saved queries ask for: the two read-ahead runs (the reader-vs-writer study is
+   * 1).
+   */
+  private static final Map<String, String> PARAMS =
+      Map.of("experiment", "3", "base", "2", "new", "3");
+
   @TempDir static Path dir;
   static Path db;
 
@@ -44,23 +54,37 @@ class SavedQueriesTest {
                       assertTrue(
                           sql.startsWith("-- "),
                           file + " starts with a comment saying what it shows");
-                      try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-                        ResultTable result = store.query(sql);
-                        assertFalse(result.rows().isEmpty(), file + " returned no rows");
-                      }
+                      ResultTable result = SqliteQueryRunner.query(db, sql, PARAMS);
+                      assertFalse(result.rows().isEmpty(), file + " returned no rows");
                     }))
         .toList();
   }
 
   @Test
   void theComparisonQueryMatchesCellsByLabel() {
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
-      ResultTable t = store.query(BundledSql.read("queries/07-compare-last-two.sql"));
+    ResultTable t =
+        SqliteQueryRunner.query(db, BundledSql.read("queries/07-compare-two.sql"), PARAMS);
 
-      assertEquals(List.of("label", "base", "new", "change"), t.columns());
-      assertEquals(4, t.rows().size());
-      // case=default/bs=32M: 16.625, 16.75, 16.875 s before, two seconds less after.
-      assertEquals(List.of("case=default/bs=32M", 61.137, 69.427, "+13.6%"), t.rows().get(0));
+    assertEquals(List.of("label", "base", "new", "change"), t.columns());
+    assertEquals(4, t.rows().size());
+    // case=default/bs=32M: 16.625, 16.75, 16.875 s before, two seconds less after.
+    assertEquals(List.of("case=default/bs=32M", 61.137, 69.427, "+13.6%"), t.rows().get(0));
+  }
+
+  @Test
+  void everyValueASavedQueryWantsIsAParameter() {
+    for (String file : BundledSql.list("queries/")) {
+      String sql = BundledSql.read("queries/" + file);
+      assertFalse(sql.contains("max(id)"), file + " picks the latest experiment itself");
+      for (String name : List.of(":experiment", ":base", ":new")) {
+        if (sql.contains(name)) {
+          // Without the value the query says which one it needs.
+          Exception e =
+              assertThrows(
+                  TunelabException.class, () -> SqliteQueryRunner.query(db, sql, Map.of()));
+          assertTrue(e.getMessage().contains(name), file + ": " + e.getMessage());
+        }
+      }
     }
   }
 

@@ -1,10 +1,9 @@
--- The last two experiments side by side, cells matched by label: mean MiB/s and %change.
-WITH ids AS (SELECT id FROM experiments ORDER BY id DESC LIMIT 2),
-     base AS (SELECT label, mean FROM cell_results
-              WHERE experiment_id = (SELECT min(id) FROM ids)
+-- Experiments :base and :new side by side, cells matched by label: mean MiB/s and %change.
+WITH base AS (SELECT label, mean FROM cell_results
+              WHERE experiment_id = :base
                 AND job = 'all' AND metric = 'mib_per_s'),
      new AS (SELECT label, mean FROM cell_results
-             WHERE experiment_id = (SELECT max(id) FROM ids)
+             WHERE experiment_id = :new
                AND job = 'all' AND metric = 'mib_per_s')
 SELECT base.label,
        round(base.mean, 3) AS base,

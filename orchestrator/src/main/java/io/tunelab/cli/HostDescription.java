@@ -1,0 +1,114 @@
+package io.tunelab.cli;
+
+import io.tunelab.agent.Facts;
+import io.tunelab.knob.ReadResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code tunelab hosts facts} tells about one host: what a user asks before writing a matrix
+ * for it. Values are as the kernel shows them; null where a file is missing.
+ *
+ * @param vm the vm dirty settings by knob name ({@code vm.dirty_ratio} …)
+ */
+record HostDescription(
+    String host,
+    String kernelRelease,
+    String hostname,
+    String cpus,
+    long memKb,
+    List<Device> devices,
+    Map<String, String> vm) {
+
+  /** The vm settings shown, in the order the kernel's documentation gives them. */
+  static final List<String> VM =
+      List.of(
+          "dirty_ratio",
+          "dirty_background_ratio",
+          "dirty_bytes",
+          "dirty_background_bytes",
+          "dirty_expire_centisecs",
+          "dirty_writeback_centisecs");
+
+  /** The queue files shown per block device. */
+  static final List<String> QUEUE =
+      List.of("rotational", "read_ahead_kb", "max_sectors_kb", "max_hw_sectors_kb");
+
+  /**
+   * One block device.
+   *
+   * @param sectors its size in 512-byte sectors, or -1 when unknown
+   * @param schedulerLine the scheduler file as the kernel shows it, the current one in brackets
+   * @param queue {@link #QUEUE} file name to value (null when missing)
+   */
+  record Device(String name, long sectors, String schedulerLine, Map<String, String> queue) {
+    /** The schedulers the device offers, without brackets. */
+    List<String> schedulers() {
+      List<String> names = new ArrayList<>();
+      for (String s : schedulerLine.trim().split("\\s+")) {
+        if (!s.isEmpty()) {
+          names.add(s.replaceAll("[\\[\\]]", ""));
+        }
+      }
+      return names;
+    }
+
+    /** The scheduler in use (in brackets), or null when the device offers none. */
+    String current() {
+      for (String s : schedulerLine.trim().split("\\s+")) {
+        if (s.startsWith("[") && s.endsWith("]")) {
+          return s.substring(1, s.length() - 1);
+        }
+      }
+      return null;
+    }
+  }
+
+  /** The files to read for {@code facts}' block devices and the vm settings. */
+  static List<String> paths(Facts facts) {
+    List<String> paths = new ArrayList<>();
+    for (String dev : facts.schedulers().keySet()) {
+      paths.add(block(dev) + "/size");
+      QUEUE.forEach(q -> paths.add(block(dev) + "/queue/" + q));
+    }
+    VM.forEach(v -> paths.add("/proc/sys/vm/" + v));
+    return paths;
+  }
+
+  /** The description of {@code host} from its facts and the files of {@link #paths}. */
+  static HostDescription of(String host, Facts facts, Map<String, ReadResult> read) {
+    List<Device> devices = new ArrayList<>();
+    facts
+        .schedulers()
+        .forEach(
+            (dev, line) -> {
+              Map<String, String> queue = new LinkedHashMap<>();
+              QUEUE.forEach(q -> queue.put(q, value(read, block(dev) + "/queue/" + q)));
+              String size = value(read, block(dev) + "/size");
+              long sectors =
+                  size != null && size.matches("[0-9]{1,18}") ? Long.parseLong(size) : -1;
+              devices.add(new Device(dev, sectors, line, queue));
+            });
+    Map<String, String> vm = new LinkedHashMap<>();
+    VM.forEach(v -> vm.put("vm." + v, value(read, "/proc/sys/vm/" + v)));
+    return new HostDescription(
+        host,
+        facts.kernelRelease(),
+        facts.get("hostname"),
+        facts.cpus(),
+        facts.memKb(),
+        devices,
+        vm);
+  }
+
+  private static String block(String dev) {
+    return "/sys/block/" + dev;
+  }
+
+  private static String value(Map<String, ReadResult> read, String path) {
+    ReadResult r = read.get(path);
+    return r == null || !r.exists() ? null : r.raw().trim();
+  }
+}

@@ -1,0 +1,148 @@
+package io.tunelab.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** How {@code tunelab hosts facts} prints its {@link HostDescription}s: a table or JSON. */
+final class HostFactsOutput {
+  private static final List<String> DEVICE_COLUMNS =
+      List.of(
+          "DEVICE",
+          "SIZE",
+          "ROTATIONAL",
+          "SCHEDULER",
+          "READ_AHEAD_KB",
+          "MAX_SECTORS_KB",
+          "MAX_HW_SECTORS_KB");
+
+  private HostFactsOutput() {}
+
+  /** One section per host: a summary line, a table of block devices, the vm settings. */
+  static String text(List<HostDescription> hosts) {
+    StringBuilder out = new StringBuilder();
+    for (HostDescription h : hosts) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      out.append("host ")
+          .append(h.host())
+          .append(": kernel ")
+          .append(h.kernelRelease())
+          .append(", ")
+          .append(h.cpus())
+          .append(" CPUs, ")
+          .append(size(h.memKb() * 1024))
+          .append(" memory, hostname ")
+          .append(h.hostname())
+          .append("\n\n");
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(DEVICE_COLUMNS);
+      for (HostDescription.Device d : h.devices()) {
+        List<String> row = new ArrayList<>();
+        row.add(d.name());
+        row.add(d.sectors() < 0 ? "-" : size(d.sectors() * 512));
+        String rotational = d.queue().get("rotational");
+        row.add(rotational == null ? "-" : rotational.equals("1") ? "yes" : "no");
+        String line = d.schedulerLine().trim();
+        row.add(line.isEmpty() ? "-" : line);
+        for (String q : HostDescription.QUEUE.subList(1, HostDescription.QUEUE.size())) {
+          String v = d.queue().get(q);
+          row.add(v == null ? "-" : v);
+        }
+        rows.add(row);
+      }
+      table(rows, out);
+      out.append('\n');
+      List<List<String>> vm = new ArrayList<>();
+      h.vm().forEach((k, v) -> vm.add(List.of(k, v == null ? "-" : v)));
+      table(vm, out);
+    }
+    return out.toString();
+  }
+
+  /** One JSON array, an object per host; a host that could not be asked has only its error. */
+  static String json(List<HostDescription> hosts, Map<String, String> errors) {
+    List<Map<String, Object>> doc = new ArrayList<>();
+    for (HostDescription h : hosts) {
+      Map<String, Object> host = new LinkedHashMap<>();
+      host.put("host", h.host());
+      host.put("kernel_release", h.kernelRelease());
+      host.put("hostname", h.hostname());
+      host.put("cpus", number(h.cpus()));
+      host.put("mem_kb", h.memKb());
+      List<Map<String, Object>> devices = new ArrayList<>();
+      for (HostDescription.Device d : h.devices()) {
+        Map<String, Object> dev = new LinkedHashMap<>();
+        dev.put("name", d.name());
+        dev.put("size_bytes", d.sectors() < 0 ? null : d.sectors() * 512);
+        String rotational = d.queue().get("rotational");
+        dev.put("rotational", rotational == null ? null : rotational.equals("1"));
+        dev.put("scheduler", d.current());
+        dev.put("schedulers", d.schedulers());
+        for (String q : HostDescription.QUEUE.subList(1, HostDescription.QUEUE.size())) {
+          dev.put(q, number(d.queue().get(q)));
+        }
+        devices.add(dev);
+      }
+      host.put("block_devices", devices);
+      Map<String, Object> vm = new LinkedHashMap<>();
+      h.vm().forEach((k, v) -> vm.put(k.substring("vm.".length()), number(v)));
+      host.put("vm", vm);
+      doc.add(host);
+    }
+    errors.forEach(
+        (host, error) -> doc.add(new LinkedHashMap<>(Map.of("host", host, "error", error))));
+    try {
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc)
+          + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /** A decimal integer as a number, anything else as it is (null stays null). */
+  private static Object number(String value) {
+    return value != null && value.matches("-?[0-9]{1,18}") ? Long.parseLong(value) : value;
+  }
+
+  /** Bytes in binary units with one decimal below 10: {@code 256 GiB}, {@code 3.8 GiB}. */
+  static String size(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    if (u == 0 || v >= 10 || v == Math.rint(v)) {
+      return Math.round(v) + " " + units[u];
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  /** Columns padded to their widest cell, two blanks apart, without trailing blanks. */
+  private static void table(List<List<String>> rows, StringBuilder out) {
+    int[] width = new int[rows.get(0).size()];
+    for (List<String> row : rows) {
+      for (int i = 0; i < row.size(); i++) {
+        width[i] = Math.max(width[i], row.get(i).length());
+      }
+    }
+    for (List<String> row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.size(); i++) {
+        line.append(row.get(i));
+        if (i < row.size() - 1) {
+          line.append(" ".repeat(width[i] - row.get(i).length() + 2));
+        }
+      }
+      out.append(line.toString().stripTrailing()).append('\n');
+    }
+  }
+}
