@@ -100,7 +100,7 @@ public final class ExperimentRunner {
           setupDone.add(step);
           Steps.run(hosts, step, vars);
         }
-        ExperimentKnobs knobs = new ExperimentKnobs(matrix.roles(), cells, vars, matrix.source());
+        ExperimentKnobs knobs = new ExperimentKnobs(matrix, cells, vars);
         Map<String, Map<String, String>> originals = Preflight.check(hosts, knobs, cells, vars);
         experimentId = resumed != null ? resumed.id() : create(plan);
         recordHosts(experimentId, matrix.roles(), facts);
