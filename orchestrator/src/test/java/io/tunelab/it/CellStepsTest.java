@@ -235,4 +235,30 @@ class CellStepsTest {
         bad.get(0).get(1).startsWith("before_trial: " + m + ":7:5: host local:"), bad.toString());
     assertTrue(bad.get(0).get(1).endsWith("exited 3: no good"), bad.toString());
   }
+
+  @Test
+  void aCapturedProcessCountIsCheckedWhenItsCellIsSetUp() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: captured-processes
+            cell_setup:
+              - run: echo ${count}
+                capture: n
+            matrix:
+              count: [2, lots]
+            workload:
+              processes: ${n}
+              command: echo ${proc} >> LOG
+            """);
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(1, r.code(), r.all());
+    assertEquals(List.of("0", "1"), logLines().stream().sorted().toList());
+    List<List<String>> failed =
+        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+    assertEquals(1, failed.size(), failed.toString());
+    assertEquals("2", failed.get(0).get(0));
+    assertTrue(failed.get(0).get(1).contains("lots"), failed.toString());
+  }
 }
