@@ -91,7 +91,12 @@ class CellRecoveryTest {
 
   @Test
   void ctrlCTearsTheOpenCellDownBeforeTheExperiment() throws Exception {
-    Process p = startAndWaitFor(3, "test ${n} = 1 || sleep 30");
+    Path started = dir.resolve("started");
+    Process p = startAndWaitFor(3, "test ${n} = 1 || (touch " + started + "; sleep 30)");
+    // a cancel that reaches the agent before the workload starts is lost: wait for it
+    for (int i = 0; i < 500 && !Files.exists(started); i++) {
+      Thread.sleep(20);
+    }
     new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
     assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the run stops soon after Ctrl-C");
     assertEquals(
