@@ -22,8 +22,9 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Wires the pure parts to the hosts and the store: setup, preflight, the plan, every trial, and —
- * whatever happens — restore and teardown.
+ * Wires the pure parts to the hosts and the store: setup, preflight, the plan, every trial with its
+ * cells set up and torn down around it, and — whatever happens — the last cell's teardown, restore
+ * and teardown.
  */
 public final class ExperimentRunner {
   private final HostConnector connector;
@@ -92,15 +93,18 @@ public final class ExperimentRunner {
       try {
         restoreLeftovers(hosts, facts);
         if (resumed != null && resumed.status() == ExperimentStatus.RUNNING) {
-          // Its controller was killed (we hold every agent lock): release what its setup made.
-          teardown(
-              hosts, matrix, matrix.setup(), new LinkedHashMap<>(store.variables(resumed.id())));
+          // Its controller was killed (we hold every agent lock): release what its open cell
+          // and its setup made.
+          Map<String, String> old = new LinkedHashMap<>(store.variables(resumed.id()));
+          CellSteps.tearDownLeftover(store, resumed.id(), hosts, matrix, old)
+              .forEach(p -> out.accept("warning: " + p));
+          teardown(hosts, matrix, matrix.setup(), old);
         }
         for (Step step : matrix.setup()) {
           setupDone.add(step);
           Steps.run(hosts, step, vars);
         }
-        ExperimentKnobs knobs = new ExperimentKnobs(matrix.roles(), cells, vars, matrix.source());
+        ExperimentKnobs knobs = new ExperimentKnobs(matrix, cells, vars);
         Map<String, Map<String, String>> originals = Preflight.check(hosts, knobs, cells, vars);
         experimentId = resumed != null ? resumed.id() : create(plan);
         recordHosts(experimentId, matrix.roles(), facts);
@@ -111,10 +115,11 @@ public final class ExperimentRunner {
           states.put(s.host(), new HostKnobState(originals.getOrDefault(s.host(), Map.of())));
         }
         applied = true;
-        RunSummary summary =
-            new TrialLoop(store, new TrialExecutor(matrix, hosts, states), knobs, cells, vars, out)
-                .run(experimentId, () -> interrupted);
-        return summary;
+        TrialExecutor executor = new TrialExecutor(matrix, hosts, states);
+        CellSteps cellSteps =
+            new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
+        return new TrialLoop(store, executor, cellSteps, knobs, cells, out)
+            .run(experimentId, () -> interrupted);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
           store.setExperimentStatus(

@@ -86,7 +86,7 @@ public final class HostCheck {
         for (Step step : matrix.setup()) {
           Steps.run(hosts, step, vars);
         }
-        ExperimentKnobs knobs = new ExperimentKnobs(matrix.roles(), cells, vars, matrix.source());
+        ExperimentKnobs knobs = new ExperimentKnobs(matrix, cells, vars);
         Preflight.Findings findings = Preflight.inspect(hosts, knobs, cells, vars);
         for (AgentSession s : hosts.all()) {
           String prefix = "host " + s.host() + ": ";

@@ -3,6 +3,8 @@ package io.tunelab.run;
 import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.ApplyPlanner;
 import io.tunelab.knob.Knob;
+import io.tunelab.knob.KnobCatalogue;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +19,35 @@ final class HostKnobState {
   private boolean journaled;
 
   HostKnobState(Map<String, String> originals) {
-    this.originals = Map.copyOf(originals);
+    this.originals = new HashMap<>(originals);
   }
 
   String original(String path) {
     return originals.get(path);
+  }
+
+  /**
+   * Adds the originals of knobs found after preflight (a cell's own knobs, read when the cell is
+   * set up); a path known already keeps its first original, read before tunelab wrote it.
+   */
+  void learn(Map<String, String> found) {
+    found.forEach(originals::putIfAbsent);
+  }
+
+  /**
+   * Trusts nothing about these knobs' devices any more: a cell's teardown may remove a device and
+   * the next cell find a fresh one under the same name.
+   */
+  void forget(Collection<Knob> knobs) {
+    for (Knob k : knobs) {
+      current.remove(k.path());
+      KnobCatalogue.relatedPaths(k).forEach(current::remove);
+      int queue = k.path().indexOf("/queue/");
+      if (k.device() != null && queue > 0) {
+        String dir = k.path().substring(0, queue + "/queue/".length());
+        current.keySet().removeIf(p -> p.startsWith(dir));
+      }
+    }
   }
 
   /** The payload of this trial's apply request. */

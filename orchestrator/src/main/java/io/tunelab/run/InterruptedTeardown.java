@@ -6,6 +6,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ import java.util.function.Function;
 
 /**
  * Finishes what a killed controller left behind in the database: an experiment still marked {@code
- * running} gets its teardown (with the variables its setup captured, e.g. the loop device) and is
+ * running} gets the {@code cell_teardown} of the cell it had set up (with what that cell's steps
+ * captured) and its teardown (with the variables its setup captured, e.g. the loop device), and is
  * marked {@code interrupted}, ready for {@code resume}.
  *
  * <p>Starting the agents is the guard: while a live controller holds a host's agent lock,
@@ -47,7 +49,8 @@ public final class InterruptedTeardown {
       String which = "experiment " + e.id() + " (" + e.name() + ")";
       List<String> problems;
       try (Hosts hosts = Hosts.connect(matrix.roles(), connectors.apply(matrix))) {
-        problems = Steps.teardown(hosts, matrix.teardown(), vars);
+        problems = new ArrayList<>(CellSteps.tearDownLeftover(store, e.id(), hosts, matrix, vars));
+        problems.addAll(Steps.teardown(hosts, matrix.teardown(), vars));
       } catch (TunelabException ex) {
         problems = List.of(ex.getMessage());
       }

@@ -7,6 +7,7 @@ import io.tunelab.knob.KnobChecks;
 import io.tunelab.knob.ReadResult;
 import io.tunelab.plan.Cell;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,7 +17,8 @@ import java.util.Set;
 
 /**
  * Checks, before the first write, that every knob exists on its host, is writable, and accepts
- * every value the plan will write; returns each knob's value at the start (its original).
+ * every value the plan will write; returns each knob's value at the start (its original). A cell's
+ * own knobs (named through its captures) get the same checks when the cell is set up.
  */
 final class Preflight {
   private Preflight() {}
@@ -40,36 +42,62 @@ final class Preflight {
   /** Reads every knob on its host and judges every value the plan will write. */
   static Findings inspect(
       Hosts hosts, ExperimentKnobs knobs, List<Cell> cells, Map<String, String> captures) {
-    Map<String, Map<Knob, Set<String>>> values = new LinkedHashMap<>();
-    List<String> problems = new ArrayList<>();
+    Judgement j = new Judgement();
     for (Cell cell : cells) {
+      Map<RoleKnob, String> requested = knobs.beforeCells(cell, captures, 1);
+      j.add(cell, requested, requested.keySet());
+    }
+    return j.judge(hosts);
+  }
+
+  /**
+   * Judges a cell's own knobs once it is set up: {@code requested} is everything the cell's trials
+   * request (for the exclusive pairs), {@code own} the knobs to read and check.
+   */
+  static Findings inspectCell(
+      Hosts hosts, Cell cell, Map<RoleKnob, String> requested, Collection<RoleKnob> own) {
+    Judgement j = new Judgement();
+    j.add(cell, requested, own);
+    return j.judge(hosts);
+  }
+
+  /** The values to judge, by host and knob, and the conflicts found while adding them. */
+  private static final class Judgement {
+    private final Map<String, Map<Knob, Set<String>>> values = new LinkedHashMap<>();
+    private final List<String> problems = new ArrayList<>();
+
+    void add(Cell cell, Map<RoleKnob, String> requested, Collection<RoleKnob> toCheck) {
       Map<String, Map<Knob, String>> byHost = new LinkedHashMap<>();
-      knobs
-          .requested(cell, captures, 1)
-          .forEach(
-              (k, v) -> {
-                byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v);
-                values
-                    .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
-                    .computeIfAbsent(k.knob(), x -> new LinkedHashSet<>())
-                    .add(v);
-              });
+      requested.forEach(
+          (k, v) -> byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v));
+      for (RoleKnob k : toCheck) {
+        values
+            .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
+            .computeIfAbsent(k.knob(), x -> new LinkedHashSet<>())
+            .add(requested.get(k));
+      }
       byHost.forEach(
-          (host, requested) ->
-              ApplyPlanner.conflicts(requested)
+          (host, perKnob) ->
+              ApplyPlanner.conflicts(perKnob)
                   .ifPresent(
                       p -> problems.add("host " + host + ": cell " + cell.label() + ": " + p)));
     }
-    Map<String, Map<String, ReadResult>> reads =
-        hosts.parallel(
-            s -> s.read(KnobChecks.pathsToRead(values.getOrDefault(s.host(), Map.of()).keySet())));
-    Map<String, Map<String, String>> originals = new HashMap<>();
-    values.forEach(
-        (host, perKnob) -> {
-          KnobChecks.checkAll(perKnob, reads.get(host))
-              .forEach(p -> problems.add("host " + host + ": " + p));
-          originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
-        });
-    return new Findings(originals, problems);
+
+    Findings judge(Hosts hosts) {
+      Map<String, Map<String, ReadResult>> reads =
+          hosts.parallel(
+              s ->
+                  values.containsKey(s.host())
+                      ? s.read(KnobChecks.pathsToRead(values.get(s.host()).keySet()))
+                      : Map.<String, ReadResult>of());
+      Map<String, Map<String, String>> originals = new HashMap<>();
+      values.forEach(
+          (host, perKnob) -> {
+            KnobChecks.checkAll(perKnob, reads.get(host))
+                .forEach(p -> problems.add("host " + host + ": " + p));
+            originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
+          });
+      return new Findings(originals, problems);
+    }
   }
 }

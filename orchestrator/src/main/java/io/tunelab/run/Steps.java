@@ -11,8 +11,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** Runs setup and teardown steps through the agent of the step's role, capturing stdout. */
+/**
+ * Runs steps (setup, teardown, cell steps, trial commands) through the agent of the step's role,
+ * capturing stdout.
+ */
 final class Steps {
   private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
@@ -43,36 +47,45 @@ final class Steps {
               + last);
     }
     if (step.capture() != null) {
-      List<String> out = job.stdout();
-      String last = out.isEmpty() ? "" : out.get(out.size() - 1).trim();
-      String value = last.substring(last.lastIndexOf('/') + 1);
-      if (!value.matches("[A-Za-z0-9._:+-]+")) {
-        throw new TunelabException(
-            TunelabException.HOST_REFUSED,
-            step.position()
-                + ": host "
-                + session.host()
-                + ": step '"
-                + command
-                + "' printed '"
-                + last
-                + "', which is no safe value for ${"
-                + step.capture()
-                + "} (letters, digits and . _ : + - only)");
+      List<String> values = new ArrayList<>();
+      for (String line : Captures.lines(job.stdout(), step.captureList())) {
+        String value = Captures.basename(line);
+        Optional<String> why = Captures.problem(value);
+        if (why.isPresent()) {
+          throw new TunelabException(
+              TunelabException.HOST_REFUSED,
+              step.position()
+                  + ": host "
+                  + session.host()
+                  + ": step '"
+                  + command
+                  + "' printed '"
+                  + line.trim()
+                  + "', which is no safe value for "
+                  + (step.captureList()
+                      ? "an element of ${" + step.capture() + "[*]}"
+                      : "${" + step.capture() + "}")
+                  + " ("
+                  + why.get()
+                  + ")");
+        }
+        values.add(value);
       }
-      vars.put(step.capture(), value);
+      vars.put(step.capture(), step.captureList() ? Substitution.listValue(values) : values.get(0));
     }
   }
 
   /**
    * Runs every teardown step, each on its own: a failing step does not keep the others from
-   * releasing what they can. Returns one message per failed step.
+   * releasing what they can. A step's capture is seen by the later steps; {@code vars} is not
+   * changed. Returns one message per failed step.
    */
   static List<String> teardown(Hosts hosts, List<Step> steps, Map<String, String> vars) {
     List<String> problems = new ArrayList<>();
+    Map<String, String> scope = new LinkedHashMap<>(vars);
     for (Step step : steps) {
       try {
-        run(hosts, step, new LinkedHashMap<>(vars));
+        run(hosts, step, scope);
       } catch (TunelabException | IllegalArgumentException e) {
         problems.add(e.getMessage());
       }

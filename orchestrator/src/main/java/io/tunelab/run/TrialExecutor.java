@@ -1,5 +1,7 @@
 package io.tunelab.run;
 
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.ApplyResult;
 import io.tunelab.agent.PathFailure;
@@ -18,6 +20,7 @@ import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +57,7 @@ final class TrialExecutor {
 
   Outcome run(Map<RoleKnob, String> requested, Map<String, String> vars) {
     List<SettingRow> settings = apply(requested);
-    beforeTrial();
+    beforeTrial(vars, settings);
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
     AgentSession session = hosts.session(hosts.hostOf(plan.jobs().get(0).role()));
     List<ProcessPlan> processes =
@@ -135,9 +138,45 @@ final class TrialExecutor {
     return new HostApplied(rows, failed);
   }
 
-  private void beforeTrial() {
-    for (TrialStep step : matrix.beforeTrial()) {
+  /**
+   * Sets {@code knobs} back to their originals (a cell's own knobs, before its teardown); returns
+   * what could not be written, or an empty text.
+   */
+  String reset(Collection<RoleKnob> knobs) {
+    Map<RoleKnob, String> requested = new LinkedHashMap<>();
+    knobs.forEach(k -> requested.put(k, ExperimentKnobs.DEFAULT));
+    try {
+      apply(requested);
+      return "";
+    } catch (TrialFailure f) {
+      return f.getMessage();
+    }
+  }
+
+  /** Runs {@code before_trial} in the order written; a failing command fails the trial. */
+  void beforeTrial(Map<String, String> vars, List<SettingRow> settings) {
+    trialSteps("before_trial", matrix.beforeTrial(), vars, settings);
+  }
+
+  /**
+   * Runs {@code after_trial} in the order written, once the jobs have ended (whether they succeeded
+   * or not); a failing command fails the trial.
+   */
+  void afterTrial(Map<String, String> vars, List<SettingRow> settings) {
+    trialSteps("after_trial", matrix.afterTrial(), vars, settings);
+  }
+
+  private void trialSteps(
+      String key, List<TrialStep> steps, Map<String, String> vars, List<SettingRow> settings) {
+    for (TrialStep step : steps) {
       if (step.kind() == TrialStep.Kind.COMMAND) {
+        try {
+          Steps.run(hosts, step.command(), new LinkedHashMap<>(vars));
+        } catch (AgentException e) {
+          throw e;
+        } catch (TunelabException e) {
+          throw new TrialFailure(key + ": " + e.getMessage(), settings);
+        }
         continue;
       }
       hosts.parallel(

@@ -1,9 +1,11 @@
 package io.tunelab.run;
 
 import io.tunelab.agent.AgentException;
+import io.tunelab.matrix.MatrixException;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
@@ -11,92 +13,150 @@ import io.tunelab.workload.Sample;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
-/** Runs the unfinished trials of an experiment in plan order, committing each on its own. */
+/**
+ * Runs the unfinished trials of an experiment in plan order, committing each on its own; sets each
+ * cell up before its trials and tears it down after them ({@link CellVisits}), and runs {@code
+ * after_trial} once the jobs have ended, whatever their outcome.
+ */
 final class TrialLoop {
   private final ResultStore store;
   private final TrialExecutor executor;
+  private final CellSteps cellSteps;
   private final ExperimentKnobs knobs;
   private final List<Cell> cells;
-  private final Map<String, String> captures;
   private final Consumer<String> out;
 
   TrialLoop(
       ResultStore store,
       TrialExecutor executor,
+      CellSteps cellSteps,
       ExperimentKnobs knobs,
       List<Cell> cells,
-      Map<String, String> captures,
       Consumer<String> out) {
     this.store = store;
     this.executor = executor;
+    this.cellSteps = cellSteps;
     this.knobs = knobs;
     this.cells = cells;
-    this.captures = captures;
     this.out = out;
   }
 
+  /**
+   * Runs the unfinished trials; the cell still set up at the end (also after a failure or Ctrl-C)
+   * is torn down before this returns.
+   */
   RunSummary run(long experimentId, BooleanSupplier interrupted) {
     List<TrialRef> trials = store.unfinishedTrials(experimentId);
     int ok = 0;
     int failed = 0;
     int done = 0;
     double overheadTotal = 0;
-    for (TrialRef trial : trials) {
-      if (interrupted.getAsBoolean()) {
-        break;
-      }
-      Cell cell = cells.get(trial.cellOrdinal() - 1);
-      store.startTrial(trial.trialId());
-      long start = System.nanoTime();
-      String prefix =
-          String.format(
-              Locale.ROOT,
-              "[%d/%d] %s rep %d%s",
-              done + 1,
-              trials.size(),
-              cell.label(),
-              trial.rep(),
-              trial.warmup() ? " (warm-up)" : "");
-      try {
-        TrialExecutor.Outcome outcome =
-            executor.run(
-                knobs.requested(cell, captures, trial.rep()),
-                cell.trialVars(captures, trial.rep()));
+    CellVisits visits = new CellVisits();
+    try {
+      for (TrialRef trial : trials) {
         if (interrupted.getAsBoolean()) {
           break;
         }
-        store.finishTrial(
-            trial.trialId(),
-            new TrialResult(
-                TrialStatus.OK,
-                null,
-                outcome.workloadSeconds(),
-                outcome.samples(),
-                outcome.settings()));
-        ok++;
-        double wall = (System.nanoTime() - start) / 1e9;
-        overheadTotal += wall - outcome.workloadSeconds();
-        out.accept(prefix + ": " + describe(outcome.samples()));
-      } catch (TrialExecutor.TrialFailure f) {
+        Cell cell = cells.get(trial.cellOrdinal() - 1);
+        String prefix =
+            String.format(
+                Locale.ROOT,
+                "[%d/%d] %s rep %d%s",
+                done + 1,
+                trials.size(),
+                cell.label(),
+                trial.rep(),
+                trial.warmup() ? " (warm-up)" : "");
+        CellVisits.Due due = visits.before(cell.ordinal());
+        if (due.teardown() != 0) {
+          cellSteps.close();
+        }
+        String cellFailure = due.failure();
+        if (due.setup() != 0) {
+          Optional<String> why = cellSteps.open(cell);
+          if (why.isPresent()) {
+            visits.failed(why.get());
+            cellSteps.close();
+            cellFailure = why.get();
+          }
+        }
         if (interrupted.getAsBoolean()) {
           break;
         }
-        store.finishTrial(
-            trial.trialId(),
-            new TrialResult(TrialStatus.FAILED, f.getMessage(), 0, List.of(), f.settings));
-        failed++;
-        out.accept(prefix + ": FAILED: " + f.getMessage());
-      } catch (AgentException e) {
-        // The host is gone: record the trial, then stop; the caller restores the others.
-        store.finishTrial(
-            trial.trialId(),
-            new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));
-        throw e;
+        if (cellFailure != null) {
+          // Not run: its cell could not be set up.
+          store.finishTrial(
+              trial.trialId(),
+              new TrialResult(TrialStatus.FAILED, cellFailure, 0, List.of(), List.of()));
+          failed++;
+          out.accept(prefix + ": FAILED: " + cellFailure);
+          done++;
+          continue;
+        }
+        store.startTrial(trial.trialId());
+        long start = System.nanoTime();
+        Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
+        TrialExecutor.Outcome outcome = null;
+        TrialExecutor.TrialFailure failure = null;
+        try {
+          try {
+            outcome = executor.run(knobs.requested(cell, cellSteps.vars(), trial.rep()), vars);
+          } catch (TrialExecutor.TrialFailure f) {
+            failure = f;
+          } catch (MatrixException e) {
+            failure = new TrialExecutor.TrialFailure(e.getMessage(), List.of());
+          }
+          List<SettingRow> settings = outcome != null ? outcome.settings() : failure.settings;
+          try {
+            executor.afterTrial(vars, settings);
+          } catch (TrialExecutor.TrialFailure f) {
+            failure =
+                failure == null
+                    ? f
+                    : new TrialExecutor.TrialFailure(
+                        failure.getMessage() + "; " + f.getMessage(), settings);
+          }
+        } catch (AgentException e) {
+          // The host is gone: record the trial, then stop; the caller restores the others.
+          store.finishTrial(
+              trial.trialId(),
+              new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));
+          throw e;
+        }
+        if (interrupted.getAsBoolean()) {
+          break;
+        }
+        if (failure == null) {
+          store.finishTrial(
+              trial.trialId(),
+              new TrialResult(
+                  TrialStatus.OK,
+                  null,
+                  outcome.workloadSeconds(),
+                  outcome.samples(),
+                  outcome.settings()));
+          ok++;
+          double wall = (System.nanoTime() - start) / 1e9;
+          overheadTotal += wall - outcome.workloadSeconds();
+          out.accept(prefix + ": " + describe(outcome.samples()));
+        } else {
+          store.finishTrial(
+              trial.trialId(),
+              new TrialResult(
+                  TrialStatus.FAILED, failure.getMessage(), 0, List.of(), failure.settings));
+          failed++;
+          out.accept(prefix + ": FAILED: " + failure.getMessage());
+        }
+        done++;
       }
-      done++;
+    } finally {
+      if (visits.end() != 0) {
+        cellSteps.close();
+      }
     }
     int unfinished = store.unfinishedTrials(experimentId).size();
     ExperimentStatus status =

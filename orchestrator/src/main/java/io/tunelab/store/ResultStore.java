@@ -64,6 +64,20 @@ public interface ResultStore extends AutoCloseable {
     throw new UnsupportedOperationException("variables() in " + getClass().getSimpleName());
   }
 
+  /**
+   * Records the cell whose {@code cell_setup} has begun and whose {@code cell_teardown} has not
+   * run, with what its steps captured so far, replacing the one recorded before; null forgets it
+   * (its teardown ran). A controller that dies leaves it for {@code resume} and {@code restore}.
+   */
+  default void recordOpenCell(long experimentId, OpenCell cell) {
+    throw new UnsupportedOperationException("recordOpenCell() in " + getClass().getSimpleName());
+  }
+
+  /** The cell recorded by {@link #recordOpenCell}, if any. */
+  default Optional<OpenCell> openCell(long experimentId) {
+    throw new UnsupportedOperationException("openCell() in " + getClass().getSimpleName());
+  }
+
   /** How many trials of the experiment are in each state (for exit code 1 and reports). */
   default TrialCounts trialCounts(long experimentId) {
     throw new UnsupportedOperationException("trialCounts() in " + getClass().getSimpleName());
@@ -71,6 +85,9 @@ public interface ResultStore extends AutoCloseable {
 
   @Override
   void close();
+
+  /** A cell set up and not yet torn down: its ordinal and its {@code cell_setup} captures. */
+  record OpenCell(int cellOrdinal, Map<String, String> captures) {}
 
   /** A stored trial that still has to run. */
   record TrialRef(long trialId, long cellId, int cellOrdinal, int rep, int seq, boolean warmup) {}

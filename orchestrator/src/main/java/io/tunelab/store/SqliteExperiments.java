@@ -143,7 +143,8 @@ final class SqliteExperiments {
           Map<String, String> vars = new LinkedHashMap<>();
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT name, value FROM variables WHERE experiment_id = ? ORDER BY rowid")) {
+                  "SELECT name, value FROM variables WHERE experiment_id = ?"
+                      + " AND name NOT LIKE '@%' ORDER BY rowid")) {
             ps.setLong(1, experimentId);
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
@@ -152,6 +153,36 @@ final class SqliteExperiments {
             }
           }
           return vars;
+        });
+  }
+
+  /** See {@link ResultStore#openCell}. */
+  Optional<ResultStore.OpenCell> openCell(long experimentId) {
+    return tx.transaction(
+        "read the open cell",
+        c -> {
+          Integer ordinal = null;
+          Map<String, String> captures = new LinkedHashMap<>();
+          String prefix = SqlitePlanWriter.OPEN_CELL + ".";
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT name, value FROM variables WHERE experiment_id = ?"
+                      + " AND name LIKE '@%' ORDER BY rowid")) {
+            ps.setLong(1, experimentId);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                String name = rs.getString(1);
+                if (name.equals(SqlitePlanWriter.OPEN_CELL)) {
+                  ordinal = Integer.valueOf(rs.getString(2));
+                } else if (name.startsWith(prefix)) {
+                  captures.put(name.substring(prefix.length()), rs.getString(2));
+                }
+              }
+            }
+          }
+          return ordinal == null
+              ? Optional.<ResultStore.OpenCell>empty()
+              : Optional.of(new ResultStore.OpenCell(ordinal, captures));
         });
   }
 

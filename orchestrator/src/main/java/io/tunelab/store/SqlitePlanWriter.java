@@ -19,6 +19,9 @@ import java.util.Map;
  * then each host's facts and the variables that setup steps captured.
  */
 final class SqlitePlanWriter {
+  /** The {@code variables} row naming the open cell ({@link ResultStore#recordOpenCell}). */
+  static final String OPEN_CELL = "@cell";
+
   private final SqliteTransactions tx;
   private final Timestamps time;
   private final ObjectMapper json = new ObjectMapper();
@@ -154,12 +157,39 @@ final class SqlitePlanWriter {
     tx.transaction(
         "record variables",
         c -> {
-          update(c, "DELETE FROM variables WHERE experiment_id = ?", experimentId);
+          update(
+              c,
+              "DELETE FROM variables WHERE experiment_id = ? AND name NOT LIKE '@%'",
+              experimentId);
           try (SqliteBatch rows =
               new SqliteBatch(
                   c, "INSERT INTO variables (experiment_id, name, value) VALUES (?, ?, ?)")) {
             for (Map.Entry<String, String> v : variables.entrySet()) {
               rows.add(experimentId, v.getKey(), v.getValue());
+            }
+          }
+          return null;
+        });
+  }
+
+  /**
+   * See {@link ResultStore#recordOpenCell}. Kept in {@code variables} under names no variable can
+   * have: {@code @cell} (the ordinal) and {@code @cell.NAME} (a capture).
+   */
+  void recordOpenCell(long experimentId, ResultStore.OpenCell cell) {
+    tx.transaction(
+        "record the open cell",
+        c -> {
+          update(
+              c, "DELETE FROM variables WHERE experiment_id = ? AND name LIKE '@%'", experimentId);
+          if (cell != null) {
+            try (SqliteBatch rows =
+                new SqliteBatch(
+                    c, "INSERT INTO variables (experiment_id, name, value) VALUES (?, ?, ?)")) {
+              rows.add(experimentId, OPEN_CELL, Integer.toString(cell.cellOrdinal()));
+              for (Map.Entry<String, String> v : cell.captures().entrySet()) {
+                rows.add(experimentId, OPEN_CELL + "." + v.getKey(), v.getValue());
+              }
             }
           }
           return null;

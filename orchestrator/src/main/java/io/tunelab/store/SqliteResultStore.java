@@ -203,6 +203,16 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   @Override
+  public void recordOpenCell(long experimentId, OpenCell cell) {
+    plans.recordOpenCell(experimentId, cell);
+  }
+
+  @Override
+  public Optional<OpenCell> openCell(long experimentId) {
+    return experiments.openCell(experimentId);
+  }
+
+  @Override
   public List<Cell> cells(long experimentId) {
     return experiments.cells(experimentId);
   }

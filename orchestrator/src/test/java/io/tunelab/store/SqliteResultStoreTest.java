@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -293,6 +294,33 @@ class SqliteResultStoreTest {
             .get(0)
             .toString()
             .contains("\"boot_id\":\"b2\""));
+  }
+
+  @Test
+  void theOpenCellIsKeptBesideTheVariablesUntilForgotten() throws Exception {
+    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+      long id =
+          store.createExperiment(
+              experiment("open-cell", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      store.recordVariables(id, Map.of("dev", "loop3"));
+      assertEquals(Optional.empty(), store.openCell(id));
+      Map<String, String> captures = new LinkedHashMap<>();
+      captures.put("lun", "sdb");
+      captures.put("disks", "loop4\nloop5");
+      store.recordOpenCell(id, new ResultStore.OpenCell(2, Map.of()));
+      store.recordOpenCell(id, new ResultStore.OpenCell(3, captures));
+
+      assertEquals(Optional.of(new ResultStore.OpenCell(3, captures)), store.openCell(id));
+      assertEquals(
+          List.of("lun", "disks"),
+          List.copyOf(store.openCell(id).orElseThrow().captures().keySet()));
+      assertEquals(Map.of("dev", "loop3"), store.variables(id), "cell rows are no variables");
+      store.recordVariables(id, Map.of("dev", "loop4"));
+      assertEquals(3, store.openCell(id).orElseThrow().cellOrdinal(), "kept on resume");
+      store.recordOpenCell(id, null);
+      assertEquals(Optional.empty(), store.openCell(id));
+      assertEquals(Map.of("dev", "loop4"), store.variables(id));
+    }
   }
 
   @Test

@@ -1,0 +1,192 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentException;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.Step;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.ResultStore;
+import io.tunelab.store.ResultStore.OpenCell;
+import io.tunelab.workload.WorkloadPlanner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Sets one cell up at a time and tears it down: {@code cell_setup} with its captures, the checks of
+ * what only the cell's captures tell (its own knobs, a captured {@code processes}), then, after its
+ * trials, its own knobs back to their originals and {@code cell_teardown}. While a cell is open the
+ * store knows it and its captures, so that a run killed meanwhile can still tear it down.
+ */
+final class CellSteps {
+  private final Matrix matrix;
+  private final Hosts hosts;
+  private final ExperimentKnobs knobs;
+  private final Map<String, HostKnobState> states;
+  private final TrialExecutor executor;
+  private final ResultStore store;
+  private final long experimentId;
+  private final Map<String, String> captures;
+  private final Consumer<String> out;
+  private final boolean recorded;
+
+  private Cell cell;
+  private Map<String, String> cellCaptures = new LinkedHashMap<>();
+  private Map<RoleKnob, String> own = Map.of();
+
+  CellSteps(
+      Matrix matrix,
+      Hosts hosts,
+      ExperimentKnobs knobs,
+      Map<String, HostKnobState> states,
+      TrialExecutor executor,
+      ResultStore store,
+      long experimentId,
+      Map<String, String> captures,
+      Consumer<String> out) {
+    this.matrix = matrix;
+    this.hosts = hosts;
+    this.knobs = knobs;
+    this.states = states;
+    this.executor = executor;
+    this.store = store;
+    this.experimentId = experimentId;
+    this.captures = captures;
+    this.out = out;
+    this.recorded = !matrix.cellSetup().isEmpty() || !matrix.cellTeardown().isEmpty();
+  }
+
+  /**
+   * Sets {@code next} up; returns why it could not be (a step failed, a knob named through its
+   * captures was refused, its workload cannot be resolved), in which case its teardown is due.
+   *
+   * @throws AgentException when a host stopped answering
+   */
+  Optional<String> open(Cell next) {
+    cell = next;
+    cellCaptures = new LinkedHashMap<>();
+    own = Map.of();
+    record();
+    Map<String, String> stepVars = stepVars();
+    for (Step step : matrix.cellSetup()) {
+      try {
+        Steps.run(hosts, step, stepVars);
+      } catch (AgentException e) {
+        throw e;
+      } catch (TunelabException | IllegalArgumentException e) {
+        return Optional.of("cell_setup: " + e.getMessage());
+      }
+      if (step.capture() != null) {
+        cellCaptures.put(step.capture(), stepVars.get(step.capture()));
+        record();
+      }
+    }
+    Map<String, String> vars = vars();
+    try {
+      WorkloadPlanner.plan(matrix.workload(), cell.trialVars(vars, 1));
+      Map<RoleKnob, String> mine = knobs.own(cell, vars, 1);
+      if (!mine.isEmpty()) {
+        Preflight.Findings found =
+            Preflight.inspectCell(hosts, cell, knobs.requested(cell, vars, 1), mine.keySet());
+        if (!found.problems().isEmpty()) {
+          return Optional.of(
+              "the cell's knobs were refused: " + String.join("; ", found.problems()));
+        }
+        found.originals().forEach((host, originals) -> states.get(host).learn(originals));
+        own = mine;
+      }
+    } catch (AgentException e) {
+      throw e;
+    } catch (TunelabException | IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+    return Optional.empty();
+  }
+
+  /** What trials of the open cell resolve with: setup's captures, then the cell's. */
+  Map<String, String> vars() {
+    Map<String, String> vars = new LinkedHashMap<>(captures);
+    vars.putAll(cellCaptures);
+    return vars;
+  }
+
+  /**
+   * Tears the open cell down: its own knobs back to their originals, then {@code cell_teardown}
+   * (every step, each on its own). Problems are printed as warnings; it never throws, so that it
+   * can run after a failure.
+   */
+  void close() {
+    if (cell == null) {
+      return;
+    }
+    if (!own.isEmpty()) {
+      try {
+        String why = executor.reset(own.keySet());
+        if (!why.isEmpty()) {
+          out.accept("warning: cell " + cell.label() + ": knobs not set back: " + why);
+        }
+      } catch (RuntimeException e) {
+        out.accept("warning: cell " + cell.label() + ": knobs not set back: " + e.getMessage());
+      }
+      own.keySet().forEach(k -> states.get(k.host()).forget(List.of(k.knob())));
+    }
+    List<String> problems = Steps.teardown(hosts, matrix.cellTeardown(), stepVars());
+    problems.forEach(p -> out.accept("warning: cell_teardown of cell " + cell.label() + ": " + p));
+    if (recorded) {
+      store.recordOpenCell(experimentId, null);
+    }
+    cell = null;
+    own = Map.of();
+  }
+
+  /** Parameters, case parameters and every capture so far: what cell steps substitute. */
+  private Map<String, String> stepVars() {
+    Map<String, String> vars = vars();
+    vars.putAll(cell.vars());
+    return vars;
+  }
+
+  private void record() {
+    if (recorded) {
+      store.recordOpenCell(experimentId, new OpenCell(cell.ordinal(), Map.copyOf(cellCaptures)));
+    }
+  }
+
+  /**
+   * After a controller died with a cell open: that cell's {@code cell_teardown}, with the variables
+   * of {@code setupVars} and what the cell's steps had captured. Returns one message per failed
+   * step; without problems the store forgets the cell.
+   */
+  static List<String> tearDownLeftover(
+      ResultStore store,
+      long experimentId,
+      Hosts hosts,
+      Matrix matrix,
+      Map<String, String> setupVars) {
+    Optional<OpenCell> open = store.openCell(experimentId);
+    if (open.isEmpty()) {
+      return List.of();
+    }
+    int ordinal = open.get().cellOrdinal();
+    Optional<Cell> cell =
+        ExperimentPlan.cells(matrix).filter(c -> c.ordinal() == ordinal).findFirst();
+    if (cell.isEmpty()) {
+      return List.of("cell " + ordinal + " was set up but the matrix has no such cell");
+    }
+    Map<String, String> vars = new LinkedHashMap<>(setupVars);
+    vars.putAll(open.get().captures());
+    vars.putAll(cell.get().vars());
+    List<String> problems = new ArrayList<>();
+    for (String p : Steps.teardown(hosts, matrix.cellTeardown(), vars)) {
+      problems.add("cell_teardown of cell " + cell.get().label() + ": " + p);
+    }
+    if (problems.isEmpty()) {
+      store.recordOpenCell(experimentId, null);
+    }
+    return problems;
+  }
+}

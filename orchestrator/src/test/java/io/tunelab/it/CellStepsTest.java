@@ -1,0 +1,264 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.testing.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * cell_setup and cell_teardown around each cell, before_trial and after_trial commands: real runs
+ * through the CLI and the local agent, as root, on a loop disk the test makes.
+ */
+class CellStepsTest {
+  @TempDir Path dir;
+  LoopDisk disk;
+  Path mnt;
+  Path log;
+
+  @BeforeEach
+  void disk() throws Exception {
+    Lab.requireRoot();
+    disk = LoopDisk.create(Files.createDirectories(dir.resolve("disk")), 32);
+    mnt = Files.createDirectories(dir.resolve("mnt"));
+    log = dir.resolve("log");
+  }
+
+  @AfterEach
+  void release() throws Exception {
+    if (mnt != null) {
+      LoopDisk.sh("! mountpoint -q " + mnt + " || umount " + mnt);
+    }
+    if (disk != null) {
+      disk.close();
+    }
+  }
+
+  private Path matrix(String body) throws Exception {
+    Path file = dir.resolve("m.yaml");
+    Files.writeString(
+        file,
+        body.replace("DEV", disk.dev)
+            .replace("MNT", mnt.toString())
+            .replace("LOG", log.toString()));
+    return file;
+  }
+
+  private List<String> logLines() throws Exception {
+    return Files.exists(log) ? Files.readAllLines(log) : List.of();
+  }
+
+  private static final String FILE_SYSTEM_PER_CELL =
+      """
+      name: NAME
+      cell_setup:
+        - run: mkfs.ext4 -q -F /dev/DEV && mount -o ${opt} /dev/DEV MNT
+        - run: echo setup ${opt} >> LOG && findmnt -n -o OPTIONS MNT | tr , '\\n' | grep -x ${opt}
+          capture: mounted
+      cell_teardown:
+        - run: echo teardown ${opt} ${mounted} >> LOG && umount MNT && wipefs -q -a /dev/DEV
+      matrix:
+        opt: [noatime, relatime]
+      repeat: 2
+      before_trial:
+        - { run: "echo before ${opt} ${rep} >> LOG && rm -f MNT/f0" }
+        - sync
+        - { run: "findmnt -n -o OPTIONS MNT | tr , '\\\\n' | grep -qx ${mounted}" }
+      after_trial:
+        - { run: "echo after ${opt} ${rep} >> LOG && test -s MNT/f0" }
+      workload:
+        dd: {input: /dev/zero, output: MNT/f0, bs: 1M, count: 4, flags: [conv=fdatasync]}
+      """;
+
+  @Test
+  void eachCellGetsItsOwnFileSystemSetUpAndRemovedOnce() throws Exception {
+    Path m = matrix(FILE_SYSTEM_PER_CELL.replace("NAME", "cells-mount"));
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(
+            "setup noatime",
+            "before noatime 1",
+            "after noatime 1",
+            "before noatime 2",
+            "after noatime 2",
+            "teardown noatime noatime",
+            "setup relatime",
+            "before relatime 1",
+            "after relatime 1",
+            "before relatime 2",
+            "after relatime 2",
+            "teardown relatime relatime"),
+        logLines());
+    assertEquals(
+        List.of(List.of("4", "4")),
+        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+    assertEquals(
+        List.of(List.of("4")),
+        EndToEndTest.rows(
+            db, "select count(*) from samples where job = 'all' and metric = 'bytes'"));
+    // the last cell's file system is gone, and the cell captures are not left in the store
+    assertTrue(LoopDisk.sh("mountpoint " + mnt + " || true").contains("not a mountpoint"));
+    assertEquals("", LoopDisk.sh("blkid -p /dev/" + disk.dev + " || true").trim());
+    assertEquals(List.of(), EndToEndTest.rows(db, "select name from variables"));
+  }
+
+  @Test
+  void shuffledTrialsSetACellUpAtEveryCellChangeAndOnlyThen() throws Exception {
+    Path m =
+        matrix(FILE_SYSTEM_PER_CELL.replace("NAME", "cells-shuffle") + "order: shuffle\nseed: 1\n");
+    Files.writeString(m, Files.readString(m).replace("repeat: 2", "repeat: 3"));
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    List<String> order = new ArrayList<>();
+    for (List<String> row :
+        EndToEndTest.rows(
+            db,
+            "select p.value from trials t join cell_params p on p.cell_id = t.cell_id"
+                + " order by t.seq")) {
+      order.add(row.get(0));
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < order.size(); i++) {
+      String opt = order.get(i);
+      if (i == 0 || !order.get(i - 1).equals(opt)) {
+        expected.add("setup " + opt);
+      }
+      expected.add("before " + opt);
+      if (i == order.size() - 1 || !order.get(i + 1).equals(opt)) {
+        expected.add("teardown " + opt + " " + opt);
+      }
+    }
+    assertTrue(
+        expected.stream().filter(l -> l.startsWith("setup")).count() > 2,
+        "seed 1 changes cells more often than sequential order: " + order);
+    List<String> seen =
+        logLines().stream()
+            .filter(l -> !l.startsWith("after"))
+            .map(l -> l.startsWith("before") ? l.substring(0, l.lastIndexOf(' ')) : l)
+            .toList();
+    assertEquals(expected, seen);
+    assertEquals(
+        List.of(List.of("6")),
+        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+  }
+
+  @Test
+  void aCellWhoseSetupFailsFailsItsTrialsAndTheRunGoesOn() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: cells-failing
+            cell_setup:
+              - run: echo setup ${mode} >> LOG && test ${mode} != broken
+            cell_teardown:
+              - run: echo teardown ${mode} >> LOG
+            matrix:
+              mode: [first, broken, last]
+            repeat: 2
+            before_trial:
+              - { run: "echo before ${mode} ${rep} >> LOG" }
+            workload:
+              command: "true"
+            """);
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(1, r.code(), r.all());
+    assertEquals(
+        List.of(
+            "setup first",
+            "before first 1",
+            "before first 2",
+            "teardown first",
+            "setup broken",
+            "teardown broken",
+            "setup last",
+            "before last 1",
+            "before last 2",
+            "teardown last"),
+        logLines());
+    List<List<String>> trials =
+        EndToEndTest.rows(
+            db,
+            "select p.value, t.status,"
+                + " coalesce(t.error like 'cell_setup: %m.yaml:3:5: host local: step %', 0)"
+                + " from trials t join cell_params p on p.cell_id = t.cell_id order by t.seq");
+    assertEquals(
+        List.of(
+            List.of("first", "ok", "0"),
+            List.of("first", "ok", "0"),
+            List.of("broken", "failed", "1"),
+            List.of("broken", "failed", "1"),
+            List.of("last", "ok", "0"),
+            List.of("last", "ok", "0")),
+        trials,
+        EndToEndTest.rows(db, "select error from trials").toString());
+    assertTrue(r.out().contains("broken rep 2: FAILED: cell_setup"), r.out());
+  }
+
+  @Test
+  void aFailingBeforeTrialCommandFailsItsTrialAndAfterTrialStillRuns() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: trial-steps
+            matrix:
+              mode: [good, bad]
+            before_trial:
+              - { run: "echo before ${mode} ${rep} >> LOG" }
+              - drop_caches
+              - { run: "test ${mode} = good || (echo no good >&2; exit 3)" }
+            after_trial:
+              - { run: "echo after ${mode} ${rep} >> LOG" }
+            workload:
+              command: echo workload ${mode} >> LOG
+            """);
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(1, r.code(), r.all());
+    assertEquals(
+        List.of("before good 1", "workload good", "after good 1", "before bad 1", "after bad 1"),
+        logLines());
+    List<List<String>> bad =
+        EndToEndTest.rows(db, "select status, error from trials where status <> 'ok'");
+    assertEquals(1, bad.size(), bad.toString());
+    assertTrue(
+        bad.get(0).get(1).startsWith("before_trial: " + m + ":7:5: host local:"), bad.toString());
+    assertTrue(bad.get(0).get(1).endsWith("exited 3: no good"), bad.toString());
+  }
+
+  @Test
+  void aCapturedProcessCountIsCheckedWhenItsCellIsSetUp() throws Exception {
+    Path m =
+        matrix(
+            """
+            name: captured-processes
+            cell_setup:
+              - run: echo ${count}
+                capture: n
+            matrix:
+              count: [2, lots]
+            workload:
+              processes: ${n}
+              command: echo ${proc} >> LOG
+            """);
+    Path db = dir.resolve("t.db");
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+    assertEquals(1, r.code(), r.all());
+    assertEquals(List.of("0", "1"), logLines().stream().sorted().toList());
+    List<List<String>> failed =
+        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+    assertEquals(1, failed.size(), failed.toString());
+    assertEquals("2", failed.get(0).get(0));
+    assertTrue(failed.get(0).get(1).contains("lots"), failed.toString());
+  }
+}
