@@ -35,16 +35,7 @@ final class Steps {
     if (rc != 0) {
       List<String> err = job.stderr();
       String last = err.isEmpty() ? "" : ": " + err.get(err.size() - 1);
-      throw new TunelabException(
-          TunelabException.HOST_REFUSED,
-          step.position()
-              + ": host "
-              + session.host()
-              + ": step '"
-              + command
-              + "' exited "
-              + rc
-              + last);
+      throw refused(step, session, command, "exited " + rc + last);
     }
     if (step.capture() != null) {
       List<String> values = new ArrayList<>();
@@ -52,14 +43,11 @@ final class Steps {
         String value = Captures.basename(line);
         Optional<String> why = Captures.problem(value);
         if (why.isPresent()) {
-          throw new TunelabException(
-              TunelabException.HOST_REFUSED,
-              step.position()
-                  + ": host "
-                  + session.host()
-                  + ": step '"
-                  + command
-                  + "' printed '"
+          throw refused(
+              step,
+              session,
+              command,
+              "printed '"
                   + line.trim()
                   + "', which is no safe value for "
                   + (step.captureList()
@@ -73,6 +61,13 @@ final class Steps {
       }
       vars.put(step.capture(), step.captureList() ? Substitution.listValue(values) : values.get(0));
     }
+  }
+
+  private static TunelabException refused(
+      Step step, AgentSession session, String command, String what) {
+    return new TunelabException(
+        TunelabException.HOST_REFUSED,
+        step.position() + ": host " + session.host() + ": step '" + command + "' " + what);
   }
 
   /**
