@@ -22,6 +22,7 @@ final class TrialLoop {
   private final List<Cell> cells;
   private final Map<String, String> captures;
   private final Consumer<String> out;
+  private final RunListener listener;
 
   TrialLoop(
       ResultStore store,
@@ -29,42 +30,54 @@ final class TrialLoop {
       ExperimentKnobs knobs,
       List<Cell> cells,
       Map<String, String> captures,
-      Consumer<String> out) {
+      Consumer<String> out,
+      RunListener listener) {
     this.store = store;
     this.executor = executor;
     this.knobs = knobs;
     this.cells = cells;
     this.captures = captures;
     this.out = out;
+    this.listener = listener;
   }
 
-  RunSummary run(long experimentId, BooleanSupplier interrupted) {
+  /**
+   * Runs the trials until done, {@code interrupted} (the current trial is dropped and runs again on
+   * resume) or {@code timeUp} (checked between trials only: the current one always ends).
+   */
+  RunSummary run(long experimentId, BooleanSupplier interrupted, BooleanSupplier timeUp) {
     List<TrialRef> trials = store.unfinishedTrials(experimentId);
     int ok = 0;
     int failed = 0;
     int done = 0;
     double overheadTotal = 0;
+    listener.runStarted(experimentId, trials.size());
     for (TrialRef trial : trials) {
       if (interrupted.getAsBoolean()) {
+        break;
+      }
+      if (timeUp.getAsBoolean()) {
+        listener.runEvent(
+            String.format(
+                Locale.ROOT,
+                "max time reached after %d of %d trial(s): the other %d are left for resume",
+                done,
+                trials.size(),
+                trials.size() - done));
         break;
       }
       Cell cell = cells.get(trial.cellOrdinal() - 1);
       store.startTrial(trial.trialId());
       long start = System.nanoTime();
-      String prefix =
-          String.format(
-              Locale.ROOT,
-              "[%d/%d] %s rep %d%s",
-              done + 1,
-              trials.size(),
-              cell.label(),
-              trial.rep(),
-              trial.warmup() ? " (warm-up)" : "");
+      RunListener.TrialStarted started =
+          new RunListener.TrialStarted(done + 1, trials.size(), experimentId, trial, cell.label());
+      listener.trialStarted(started);
       try {
         TrialExecutor.Outcome outcome =
             executor.run(
                 knobs.requested(cell, captures, trial.rep()),
                 cell.trialVars(captures, trial.rep()));
+        listener.settingsApplied(started, outcome.settings());
         if (interrupted.getAsBoolean()) {
           break;
         }
@@ -79,8 +92,10 @@ final class TrialLoop {
         ok++;
         double wall = (System.nanoTime() - start) / 1e9;
         overheadTotal += wall - outcome.workloadSeconds();
-        out.accept(prefix + ": " + describe(outcome.samples()));
+        listener.trialEnded(
+            new RunListener.TrialEnded(started, TrialStatus.OK, describe(outcome.samples()), wall));
       } catch (TrialExecutor.TrialFailure f) {
+        listener.settingsApplied(started, f.settings);
         if (interrupted.getAsBoolean()) {
           break;
         }
@@ -88,7 +103,12 @@ final class TrialLoop {
             trial.trialId(),
             new TrialResult(TrialStatus.FAILED, f.getMessage(), 0, List.of(), f.settings));
         failed++;
-        out.accept(prefix + ": FAILED: " + f.getMessage());
+        listener.trialEnded(
+            new RunListener.TrialEnded(
+                started,
+                TrialStatus.FAILED,
+                "FAILED: " + f.getMessage(),
+                (System.nanoTime() - start) / 1e9));
       } catch (AgentException e) {
         // The host is gone: record the trial, then stop; the caller restores the others.
         store.finishTrial(
