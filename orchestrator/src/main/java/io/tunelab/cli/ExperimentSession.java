@@ -12,7 +12,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * What {@code run} and {@code resume} share: the store, the runner, Ctrl-C handling, and the
@@ -21,26 +24,57 @@ import java.util.Locale;
 final class ExperimentSession {
   private ExperimentSession() {}
 
+  /**
+   * How the run is watched and bounded.
+   *
+   * @param terminal whether the output is a terminal (a progress bar) or not (timestamped lines)
+   * @param maxTime {@code --max-time}: no trial starts after it has passed; null for none
+   */
+  record Watch(boolean terminal, Duration maxTime) {}
+
   /** Runs (or, with {@code resumed}, continues) an experiment; returns the exit code. */
   static int execute(
       Matrix matrix,
       Inventory inventory,
       Path db,
       ResultStore.StoredExperiment resumed,
-      PrintWriter out) {
+      PrintWriter out,
+      Watch watch) {
     Inventories.requireRoles(matrix, inventory);
     SqliteResultStore.checkWritable(db);
     ignoreHangup();
-    try (RunLog log = RunLog.open(db, matrix.name(), out, Clock.systemUTC());
+    Clock clock = Clock.systemUTC();
+    Instant deadline = watch.maxTime() == null ? null : clock.instant().plus(watch.maxTime());
+    try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
         SqliteResultStore store = SqliteResultStore.open(db);
-        SshConnector connector = new SshConnector(inventory)) {
+        SshConnector connector = new SshConnector(inventory);
+        RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime())) {
       log.accept("log: " + log.file());
+      if (deadline != null) {
+        log.accept(
+            "max time "
+                + DurationText.format(watch.maxTime())
+                + ": no trial starts after "
+                + deadline.truncatedTo(ChronoUnit.SECONDS));
+      }
+      if (resumed != null) {
+        // Before anything else: a trial a full disk kept aside is stored, not run again.
+        store.importKeptTrials(resumed.id()).forEach(log);
+      }
+      if (!store.reserveForKeptTrials()) {
+        log.accept(
+            "warning: less than 1 MiB free beside "
+                + db
+                + ": a trial the database refuses for lack of space may be lost");
+      }
+      Consumer<String> printer = progress.printer();
       ExperimentRunner runner =
-          new ExperimentRunner(connector, store, log, TunelabCommand.version());
+          new ExperimentRunner(
+              connector, store, printer, TunelabCommand.version(), progress, clock, deadline);
       Thread hook =
           new Thread(
               () -> {
-                log.accept("interrupted: stopping the workload, restoring every host …");
+                printer.accept("interrupted: stopping the workload, restoring every host …");
                 runner.interrupt(Duration.ofMinutes(2));
               },
               "tunelab-interrupt");
@@ -48,7 +82,11 @@ final class ExperimentSession {
       RunSummary summary;
       try {
         summary = resumed == null ? runner.run(matrix) : runner.resume(resumed, matrix);
+      } catch (RuntimeException e) {
+        progress.error(String.valueOf(e.getMessage()));
+        throw e;
       } finally {
+        progress.close();
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -57,7 +95,7 @@ final class ExperimentSession {
       }
       out.println();
       out.print(ReportCommand.render(store, db, summary.experimentId()));
-      log.accept(
+      printer.accept(
           String.format(
               Locale.ROOT,
               "experiment %d %s: %d ok, %d failed, %d unfinished; overhead per trial %.0f ms"
@@ -70,9 +108,18 @@ final class ExperimentSession {
               summary.overheadMillis(),
               db));
       if (summary.unfinished() > 0) {
-        log.accept("continue with: tunelab resume " + summary.experimentId());
+        printer.accept("continue with: tunelab resume " + summary.experimentId());
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
+    }
+  }
+
+  /** The terminal's width for the progress bar: {@code $COLUMNS} when the shell exports it. */
+  private static int columns() {
+    try {
+      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
+    } catch (NumberFormatException e) {
+      return 80;
     }
   }
 

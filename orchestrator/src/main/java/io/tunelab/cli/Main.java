@@ -11,12 +11,23 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
-    System.exit(execute(args, out, err));
+    // Java 17's console exists only when standard input and output are both a terminal.
+    boolean terminal = System.console() != null && !"dumb".equals(System.getenv("TERM"));
+    System.exit(execute(args, out, err, terminal));
   }
 
   /** Runs tunelab with {@code args}; returns the exit code. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    return execute(args, out, err, false);
+  }
+
+  /**
+   * As {@link #execute(String[], PrintWriter, PrintWriter)}; {@code terminal} when {@code out} is a
+   * terminal a person watches (a run then draws a progress bar instead of printing trial lines).
+   */
+  static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
     TunelabCommand top = new TunelabCommand();
+    top.terminal = terminal;
     CommandLine cli = new CommandLine(top);
     cli.setOut(out);
     cli.setErr(err);

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code tunelab resume EXPERIMENT}: run the trials an interrupted experiment did not finish. */
@@ -28,6 +29,10 @@ final class ResumeCommand implements Callable<Integer> {
   @Mixin DatabaseOption db;
 
   @Mixin HostsOption hosts;
+
+  @Mixin MaxTimeOption maxTime;
+
+  @ParentCommand TunelabCommand top;
 
   @Spec CommandSpec spec;
 
@@ -59,6 +64,7 @@ final class ResumeCommand implements Callable<Integer> {
         Inventories.forMatrix(hosts, matrix),
         db.path(),
         stored,
-        spec.commandLine().getOut());
+        spec.commandLine().getOut(),
+        new ExperimentSession.Watch(top.terminal, maxTime.value()));
   }
 }

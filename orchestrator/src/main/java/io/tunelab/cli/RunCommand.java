@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code tunelab run MATRIX}: validate, preflight, run every trial, restore, report. */
@@ -22,12 +23,21 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin HostsOption hosts;
 
+  @Mixin MaxTimeOption maxTime;
+
+  @ParentCommand TunelabCommand top;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     Matrix m = MatrixFiles.load(matrix);
     return ExperimentSession.execute(
-        m, Inventories.forMatrix(hosts, m), db.path(), null, spec.commandLine().getOut());
+        m,
+        Inventories.forMatrix(hosts, m),
+        db.path(),
+        null,
+        spec.commandLine().getOut(),
+        new ExperimentSession.Watch(top.terminal, maxTime.value()));
   }
 }

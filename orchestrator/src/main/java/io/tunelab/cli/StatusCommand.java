@@ -1,19 +1,27 @@
 package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
-import io.tunelab.store.ResultTable;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ResultStore.ExperimentSummary;
 import io.tunelab.store.SqliteResultStore;
+import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code tunelab status}: the experiments in the database and how far each got. */
+/**
+ * {@code tunelab status}: the experiments in the database and how far each got; for one that is
+ * running, its ETA, current trial and last event.
+ */
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
-    description = "List the experiments in the database with their trial counts.")
+    description =
+        "List the experiments in the database with their trial counts; for a running one, its"
+            + " progress, ETA, current trial and last event.")
 final class StatusCommand implements Callable<Integer> {
   private static final String SQL =
       "SELECT e.id, e.name, e.status, e.started_at, e.finished_at,"
@@ -28,8 +36,17 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResultTable table = SqliteResultStore.query(db.path(), SQL);
-    spec.commandLine().getOut().print(TableFormat.render(table, "table"));
+    PrintWriter out = spec.commandLine().getOut();
+    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+      out.print(TableFormat.render(store.query(SQL), "table"));
+      Instant now = Instant.now();
+      // Another process's run: WAL lets this read in beside its writes.
+      for (ExperimentSummary e : store.experiments()) {
+        if (e.status() == ExperimentStatus.RUNNING) {
+          store.progress(e.id()).ifPresent(p -> out.print("\n" + StatusText.render(p, now)));
+        }
+      }
+    }
     return 0;
   }
 }

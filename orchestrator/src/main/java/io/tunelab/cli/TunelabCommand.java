@@ -36,6 +36,9 @@ public final class TunelabCommand implements Runnable {
       description = "Print the stack trace of an error.")
   boolean stacktrace;
 
+  /** Whether standard output is a terminal a person watches (set by {@link Main}). */
+  boolean terminal;
+
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override

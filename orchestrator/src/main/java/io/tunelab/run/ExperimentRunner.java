@@ -11,7 +11,9 @@ import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,16 +33,38 @@ public final class ExperimentRunner {
   private final ResultStore store;
   private final Consumer<String> out;
   private final String toolVersion;
+  private final RunListener listener;
+  private final Clock clock;
+  private final Instant deadline;
   private volatile boolean interrupted;
   private volatile Hosts liveHosts;
   private final CountDownLatch finished = new CountDownLatch(1);
 
   public ExperimentRunner(
       HostConnector connector, ResultStore store, Consumer<String> out, String toolVersion) {
+    this(connector, store, out, toolVersion, RunListener.printing(out), Clock.systemUTC(), null);
+  }
+
+  /**
+   * A runner that reports progress to {@code listener} and, with a {@code deadline}, starts no
+   * trial once {@code clock} has passed it (the run then ends interrupted, the rest left for {@code
+   * resume}).
+   */
+  public ExperimentRunner(
+      HostConnector connector,
+      ResultStore store,
+      Consumer<String> out,
+      String toolVersion,
+      RunListener listener,
+      Clock clock,
+      Instant deadline) {
     this.connector = connector;
     this.store = store;
     this.out = out;
     this.toolVersion = toolVersion;
+    this.listener = listener;
+    this.clock = clock;
+    this.deadline = deadline;
   }
 
   /** Runs a new experiment from a validated matrix. */
@@ -118,12 +142,17 @@ public final class ExperimentRunner {
         TrialExecutor executor = new TrialExecutor(matrix, hosts, states);
         CellSteps cellSteps =
             new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
-        return new TrialLoop(store, executor, cellSteps, knobs, cells, out)
-            .run(experimentId, () -> interrupted);
+        return new TrialLoop(store, executor, cellSteps, knobs, cells, listener)
+            .run(experimentId, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
-          store.setExperimentStatus(
-              experimentId, interrupted ? ExperimentStatus.INTERRUPTED : ExperimentStatus.FAILED);
+          try {
+            store.setExperimentStatus(
+                experimentId, interrupted ? ExperimentStatus.INTERRUPTED : ExperimentStatus.FAILED);
+          } catch (RuntimeException second) {
+            // A full disk refuses this too: the first error is the one to report.
+            e.addSuppressed(second);
+          }
         }
         throw e;
       } finally {
@@ -135,6 +164,10 @@ public final class ExperimentRunner {
         finished.countDown();
       }
     }
+  }
+
+  private boolean timeUp() {
+    return deadline != null && !clock.instant().isBefore(deadline);
   }
 
   private long create(ExperimentPlan plan) {
@@ -151,7 +184,7 @@ public final class ExperimentRunner {
   private void restoreLeftovers(Hosts hosts, Map<String, Facts> facts) {
     for (AgentSession s : hosts.all()) {
       if (facts.get(s.host()).journalPresent()) {
-        out.accept("host " + s.host() + ": restoring the settings a previous run left behind");
+        listener.hostEvent(s.host(), "restoring the settings a previous run left behind");
         RestoreResult r = s.restore();
         if (!r.ok()) {
           throw new AgentException(
@@ -194,7 +227,7 @@ public final class ExperimentRunner {
       for (String path : r.gone()) {
         out.accept("warning: host " + s.host() + ": " + path + " is gone; nothing to restore");
       }
-      out.accept("host " + s.host() + ": restored " + r.restored().size() + " setting(s)");
+      listener.hostEvent(s.host(), "restored " + r.restored().size() + " setting(s)");
     } catch (RuntimeException e) {
       out.accept(
           "error: "

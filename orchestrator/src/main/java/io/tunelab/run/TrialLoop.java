@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * Runs the unfinished trials of an experiment in plan order, committing each on its own; sets each
@@ -28,7 +27,7 @@ final class TrialLoop {
   private final CellSteps cellSteps;
   private final ExperimentKnobs knobs;
   private final List<Cell> cells;
-  private final Consumer<String> out;
+  private final RunListener listener;
 
   TrialLoop(
       ResultStore store,
@@ -36,41 +35,45 @@ final class TrialLoop {
       CellSteps cellSteps,
       ExperimentKnobs knobs,
       List<Cell> cells,
-      Consumer<String> out) {
+      RunListener listener) {
     this.store = store;
     this.executor = executor;
     this.cellSteps = cellSteps;
     this.knobs = knobs;
     this.cells = cells;
-    this.out = out;
+    this.listener = listener;
   }
 
   /**
-   * Runs the unfinished trials; the cell still set up at the end (also after a failure or Ctrl-C)
-   * is torn down before this returns.
+   * Runs the unfinished trials until done, {@code interrupted} (the current trial is dropped and
+   * runs again on resume) or {@code timeUp} (checked between trials only: the current one always
+   * ends); the cell still set up at the end (also after a failure or Ctrl-C) is torn down before
+   * this returns.
    */
-  RunSummary run(long experimentId, BooleanSupplier interrupted) {
+  RunSummary run(long experimentId, BooleanSupplier interrupted, BooleanSupplier timeUp) {
     List<TrialRef> trials = store.unfinishedTrials(experimentId);
     int ok = 0;
     int failed = 0;
     int done = 0;
     double overheadTotal = 0;
     CellVisits visits = new CellVisits();
+    listener.runStarted(experimentId, trials.size());
     try {
       for (TrialRef trial : trials) {
         if (interrupted.getAsBoolean()) {
           break;
         }
+        if (timeUp.getAsBoolean()) {
+          listener.runEvent(
+              String.format(
+                  Locale.ROOT,
+                  "max time reached after %d of %d trial(s): the other %d are left for resume",
+                  done,
+                  trials.size(),
+                  trials.size() - done));
+          break;
+        }
         Cell cell = cells.get(trial.cellOrdinal() - 1);
-        String prefix =
-            String.format(
-                Locale.ROOT,
-                "[%d/%d] %s rep %d%s",
-                done + 1,
-                trials.size(),
-                cell.label(),
-                trial.rep(),
-                trial.warmup() ? " (warm-up)" : "");
         CellVisits.Due due = visits.before(cell.ordinal());
         if (due.teardown() != 0) {
           cellSteps.close();
@@ -87,17 +90,22 @@ final class TrialLoop {
         if (interrupted.getAsBoolean()) {
           break;
         }
+        RunListener.TrialStarted started =
+            new RunListener.TrialStarted(
+                done + 1, trials.size(), experimentId, trial, cell.label());
         if (cellFailure != null) {
           // Not run: its cell could not be set up.
           store.finishTrial(
               trial.trialId(),
               new TrialResult(TrialStatus.FAILED, cellFailure, 0, List.of(), List.of()));
           failed++;
-          out.accept(prefix + ": FAILED: " + cellFailure);
+          listener.trialEnded(
+              new RunListener.TrialEnded(started, TrialStatus.FAILED, "FAILED: " + cellFailure, 0));
           done++;
           continue;
         }
         store.startTrial(trial.trialId());
+        listener.trialStarted(started);
         long start = System.nanoTime();
         Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
         TrialExecutor.Outcome outcome = null;
@@ -111,6 +119,7 @@ final class TrialLoop {
             failure = new TrialExecutor.TrialFailure(e.getMessage(), List.of());
           }
           List<SettingRow> settings = outcome != null ? outcome.settings() : failure.settings;
+          listener.settingsApplied(started, settings);
           try {
             executor.afterTrial(vars, settings);
           } catch (TrialExecutor.TrialFailure f) {
@@ -130,6 +139,7 @@ final class TrialLoop {
         if (interrupted.getAsBoolean()) {
           break;
         }
+        double wall = (System.nanoTime() - start) / 1e9;
         if (failure == null) {
           store.finishTrial(
               trial.trialId(),
@@ -140,16 +150,19 @@ final class TrialLoop {
                   outcome.samples(),
                   outcome.settings()));
           ok++;
-          double wall = (System.nanoTime() - start) / 1e9;
           overheadTotal += wall - outcome.workloadSeconds();
-          out.accept(prefix + ": " + describe(outcome.samples()));
+          listener.trialEnded(
+              new RunListener.TrialEnded(
+                  started, TrialStatus.OK, describe(outcome.samples()), wall));
         } else {
           store.finishTrial(
               trial.trialId(),
               new TrialResult(
                   TrialStatus.FAILED, failure.getMessage(), 0, List.of(), failure.settings));
           failed++;
-          out.accept(prefix + ": FAILED: " + failure.getMessage());
+          listener.trialEnded(
+              new RunListener.TrialEnded(
+                  started, TrialStatus.FAILED, "FAILED: " + failure.getMessage(), wall));
         }
         done++;
       }

@@ -83,6 +83,14 @@ public interface ResultStore extends AutoCloseable {
     throw new UnsupportedOperationException("trialCounts() in " + getClass().getSimpleName());
   }
 
+  /**
+   * Keeps something that happened during the experiment's run, for {@code tunelab status} and SQL
+   * (table {@code events}); {@code host} is null unless {@code kind} is {@code host}.
+   */
+  default void recordEvent(long experimentId, String kind, String host, String message) {
+    throw new UnsupportedOperationException("recordEvent() in " + getClass().getSimpleName());
+  }
+
   @Override
   void close();
 

@@ -186,6 +186,21 @@ final class SqliteExperiments {
         });
   }
 
+  /** The experiment a trial belongs to, or -1 when there is no such trial. */
+  long experimentOfTrial(long trialId) {
+    return tx.transaction(
+        "find the experiment of trial " + trialId,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT experiment_id FROM trials WHERE id = ?")) {
+            ps.setLong(1, trialId);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : -1L;
+            }
+          }
+        });
+  }
+
   /** See {@link ResultStore#cells}. */
   List<Cell> cells(long experimentId) {
     return tx.transaction("read cells", c -> new SqliteCellReader(c).cells(experimentId));

@@ -1,9 +1,12 @@
 package io.tunelab.store;
 
+import io.tunelab.TunelabException;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,13 +21,19 @@ public final class SqliteResultStore implements ResultStore {
   private final SqlitePlanWriter plans;
   private final SqliteTrialWriter trials;
   private final SqliteExperiments experiments;
+  private final SqliteEvents events;
+  private final KeptTrials kept;
+  private final Timestamps time;
+  private boolean reserved;
 
   private SqliteResultStore(SqliteTransactions tx, Clock clock) {
-    Timestamps time = new Timestamps(clock);
+    this.time = new Timestamps(clock);
     this.tx = tx;
     this.plans = new SqlitePlanWriter(tx, time);
     this.trials = new SqliteTrialWriter(tx, time);
     this.experiments = new SqliteExperiments(tx);
+    this.events = new SqliteEvents(tx, time);
+    this.kept = new KeptTrials(tx.file());
   }
 
   /** Creates or opens the database and applies pending migrations; exit code 2 if it cannot. */
@@ -61,6 +70,11 @@ public final class SqliteResultStore implements ResultStore {
     try (SqliteResultStore store = openReadOnly(db)) {
       return store.query(sql);
     }
+  }
+
+  /** The connection's transactions, for tests in this package that need to reach SQLite itself. */
+  SqliteTransactions transactions() {
+    return tx;
   }
 
   /** The database file, absolute. */
@@ -172,9 +186,119 @@ public final class SqliteResultStore implements ResultStore {
     trials.startTrial(trialId);
   }
 
+  /**
+   * Commits a trial's outcome. When the disk is full or fails (SQLite FULL, IOERR), the outcome is
+   * written to a side file instead ({@code <db>.pending/<experiment>-<trial>.json}, synced), which
+   * {@link #importKeptTrials} stores on {@code resume}; the error, exit code 3, names that file and
+   * the database's error.
+   */
   @Override
   public void finishTrial(long trialId, TrialResult result) {
-    trials.finishTrial(trialId, result);
+    try {
+      trials.finishTrial(trialId, result);
+    } catch (StorageFailure e) {
+      throw keep(trialId, result, e);
+    }
+  }
+
+  private TunelabException keep(long trialId, TrialResult result, StorageFailure e) {
+    long experimentId;
+    try {
+      experimentId = experiments.experimentOfTrial(trialId);
+    } catch (RuntimeException unreadable) {
+      e.addSuppressed(unreadable);
+      experimentId = -1;
+    }
+    String resume = experimentId > 0 ? "`tunelab resume " + experimentId + "`" : "`tunelab resume`";
+    try {
+      Path file =
+          kept.keep(
+              new KeptTrials.KeptTrial(
+                  1, experimentId, trialId, time.now(), e.getMessage(), result));
+      return new TunelabException(
+          TunelabException.HOST_REFUSED,
+          e.getMessage()
+              + "; the trial's measurements are kept in "
+              + file
+              + ": free some space, then "
+              + resume
+              + " stores them first and goes on",
+          e);
+    } catch (IOException | RuntimeException sideFile) {
+      e.addSuppressed(sideFile);
+      return new TunelabException(
+          TunelabException.HOST_REFUSED,
+          e.getMessage()
+              + "; the trial's measurements could not be kept in "
+              + kept.dir()
+              + " either ("
+              + sideFile.getMessage()
+              + ") and are lost: free some space, then "
+              + resume
+              + " runs the trial again",
+          e);
+    }
+  }
+
+  /**
+   * Holds a little space beside the database for side files (see {@link #finishTrial}), given back
+   * when the store closes. False when the disk has not even that.
+   */
+  public boolean reserveForKeptTrials() {
+    reserved = kept.reserve();
+    return reserved;
+  }
+
+  /**
+   * Stores the trials of {@code experimentId} that a full or failing disk left in side files, and
+   * deletes each file once its trial is in. A trial the database already has is not stored twice.
+   * Returns one line per file, saying what became of it.
+   */
+  public List<String> importKeptTrials(long experimentId) {
+    List<String> done = new ArrayList<>();
+    List<Path> files;
+    try {
+      files = kept.list();
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED, "cannot list " + kept.dir() + ": " + e.getMessage(), e);
+    }
+    for (Path file : files) {
+      KeptTrials.KeptTrial trial = kept.read(file);
+      long owner = experiments.experimentOfTrial(trial.trialId());
+      if (owner != experimentId) {
+        continue;
+      }
+      boolean stored = trials.finishIfUnfinished(trial.trialId(), trial.result(), trial.keptAt());
+      try {
+        kept.delete(file);
+      } catch (IOException e) {
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED,
+            "trial " + trial.trialId() + " is stored, but " + file + " cannot be deleted: " + e,
+            e);
+      }
+      done.add(
+          (stored ? "stored trial " : "trial already stored: ")
+              + trial.trialId()
+              + " ("
+              + trial.result().status()
+              + ") from "
+              + file
+              + ", kept there when the database refused it: "
+              + trial.firstError());
+    }
+    return done;
+  }
+
+  /** How far the experiment got, read while it runs; empty for an unknown id. */
+  public Optional<ExperimentProgress> progress(long experimentId) {
+    return events.progress(experimentId);
+  }
+
+  @Override
+  public void recordEvent(long experimentId, String kind, String host, String message) {
+    events.record(experimentId, kind, host, message);
   }
 
   @Override
@@ -224,6 +348,9 @@ public final class SqliteResultStore implements ResultStore {
 
   @Override
   public void close() {
+    if (reserved) {
+      kept.release();
+    }
     tx.close();
   }
 }

@@ -72,22 +72,29 @@ final class SqliteTransactions implements AutoCloseable {
   private <T> T once(Work<T> work) throws SQLException {
     try {
       begin();
+      T result;
       try {
-        T result = work.run(db);
+        result = work.run(db);
         db.commit();
-        return result;
       } catch (SQLException | RuntimeException e) {
         try {
           db.rollback();
         } catch (SQLException rollback) {
           e.addSuppressed(rollback);
         }
+        try {
+          db.setAutoCommit(true);
+        } catch (SQLException noTransaction) {
+          // SQLite rolled back by itself (FULL, IOERR), so sqlite-jdbc's COMMIT finds no
+          // transaction: the first error is the one that tells what happened.
+          e.addSuppressed(noTransaction);
+        }
         throw e;
-      } finally {
-        // Back to autocommit: sqlite-jdbc begins the next transaction as soon as one
-        // commits, which would keep the write lock between our calls.
-        db.setAutoCommit(true);
       }
+      // Back to autocommit: sqlite-jdbc begins the next transaction as soon as one
+      // commits, which would keep the write lock between our calls.
+      db.setAutoCommit(true);
+      return result;
     } catch (SqliteMigrations.NewerSchemaException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT,
@@ -168,8 +175,11 @@ final class SqliteTransactions implements AutoCloseable {
     } else if (code == 8) {
       reason += " (opened read-only)";
     }
-    // BUSY, LOCKED, READONLY, IOERR, FULL: the environment refused, not a bug of ours.
-    boolean environment = Set.of(5, 6, 8, 10, 13).contains(code);
+    if (code == 10 || code == 13) {
+      return new StorageFailure("database " + file + ": cannot " + what + ": " + reason, e);
+    }
+    // BUSY, LOCKED, READONLY: the environment refused, not a bug of ours.
+    boolean environment = Set.of(5, 6, 8).contains(code);
     return new TunelabException(
         environment ? TunelabException.HOST_REFUSED : TunelabException.INTERNAL,
         "database " + file + ": cannot " + what + ": " + reason,

@@ -85,6 +85,33 @@ final class SqliteTrialWriter {
 
   /** See {@link ResultStore#finishTrial}. */
   void finishTrial(long trialId, TrialResult result) {
+    finishTrial(trialId, result, time.now());
+  }
+
+  /**
+   * Stores a trial kept in a side file, as it ended at {@code finishedAt}, unless the trial has
+   * finished since; returns whether it stored it.
+   */
+  boolean finishIfUnfinished(long trialId, TrialResult result, String finishedAt) {
+    boolean unfinished =
+        tx.transaction(
+            "read the status of trial " + trialId,
+            c -> {
+              try (PreparedStatement ps =
+                  c.prepareStatement("SELECT status FROM trials WHERE id = ?")) {
+                ps.setLong(1, trialId);
+                try (ResultSet rs = ps.executeQuery()) {
+                  return rs.next() && TrialStatus.of(rs.getString(1)).unfinished();
+                }
+              }
+            });
+    if (unfinished) {
+      finishTrial(trialId, result, finishedAt);
+    }
+    return unfinished;
+  }
+
+  private void finishTrial(long trialId, TrialResult result, String now) {
     if (!result.status().finished()) {
       throw new IllegalArgumentException("a trial cannot finish as " + result.status());
     }
@@ -92,7 +119,6 @@ final class SqliteTrialWriter {
         "finish trial " + trialId,
         c -> {
           long cellId = cellOf(c, trialId);
-          String now = time.now();
           update(
               c,
               "UPDATE trials SET status = ?, started_at = coalesce(started_at, ?),"

@@ -91,4 +91,35 @@ class SqliteTransactionsTest {
       other.join();
     }
   }
+
+  @Test
+  void aFullDiskIsReportedAsSuchNotAsTheRollbackSQLiteAlreadyDid() throws Exception {
+    Path file = dir.resolve("t.db");
+    try (SqliteTransactions tx = open(file, Duration.ofSeconds(1))) {
+      tx.autocommit(
+          c -> {
+            try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA page_count")) {
+              rs.next();
+              return st.execute("PRAGMA max_page_count = " + rs.getLong(1));
+            }
+          });
+
+      TunelabException e =
+          assertThrows(
+              TunelabException.class,
+              () ->
+                  tx.transaction(
+                      "insert",
+                      c ->
+                          c.createStatement()
+                              .executeUpdate(
+                                  "INSERT INTO t WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+                                      + " SELECT i + 1 FROM n WHERE i < 100000) SELECT i FROM n")));
+
+      assertTrue(e instanceof StorageFailure, e.toString());
+      assertEquals(TunelabException.HOST_REFUSED, e.exitCode());
+      assertTrue(e.getMessage().contains("database or disk is full"), e.getMessage());
+    }
+  }
 }

@@ -1,0 +1,67 @@
+package io.tunelab.cli;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Durations as people type and read them: {@code 30s}, {@code 5m}, {@code 2h}, {@code 1h30m},
+ * {@code 1d}.
+ */
+final class DurationText implements ITypeConverter<Duration> {
+  private static final Pattern WHOLE = Pattern.compile("(?:\\d+[dhms])+");
+  private static final Pattern PART = Pattern.compile("(\\d+)([dhms])");
+
+  @Override
+  public Duration convert(String text) {
+    return parse(text);
+  }
+
+  /** The duration {@code text} spells; anything else, or zero, fails with what is accepted. */
+  static Duration parse(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (!WHOLE.matcher(t).matches()) {
+      throw new TypeConversionException(
+          "'" + text + "' is not a duration: write e.g. 30s, 5m, 2h, 1h30m or 1d");
+    }
+    Duration d = Duration.ZERO;
+    Matcher m = PART.matcher(t);
+    try {
+      while (m.find()) {
+        long n = Long.parseLong(m.group(1));
+        d =
+            d.plus(
+                switch (m.group(2)) {
+                  case "d" -> Duration.ofDays(n);
+                  case "h" -> Duration.ofHours(n);
+                  case "m" -> Duration.ofMinutes(n);
+                  default -> Duration.ofSeconds(n);
+                });
+      }
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new TypeConversionException("'" + text + "' is too long a duration");
+    }
+    if (d.isZero()) {
+      throw new TypeConversionException("'" + text + "': a duration must be more than zero");
+    }
+    return d;
+  }
+
+  /** {@code 45s}, {@code 3m12s}, {@code 2h05m}, {@code 3d04h}: two units at most, rounded down. */
+  static String format(Duration d) {
+    long s = Math.max(0, d.getSeconds());
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+    if (s < 86400) {
+      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
+    }
+    return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
+  }
+}

@@ -1,0 +1,177 @@
+package io.tunelab.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tunelab.TunelabException;
+import io.tunelab.store.ResultStore.TrialResult;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Side files for trials the database refused (full disk, I/O error): {@code
+ * t.db.pending/<experiment >-<trial>.json} beside the database {@code t.db}, each written whole and
+ * synced, so a measured trial survives until {@code resume} stores it. A run reserves some space
+ * there first, given back the moment a trial has to be kept: a full disk must not refuse the side
+ * file too.
+ */
+final class KeptTrials {
+  /** Room held back for side files; a trial's samples and settings take a few kilobytes. */
+  static final int RESERVE_BYTES = 1 << 20;
+
+  private static final String RESERVE = ".reserve";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path dir;
+
+  /** The side files of the database {@code db}. */
+  KeptTrials(Path db) {
+    Path file = db.toAbsolutePath().normalize();
+    this.dir = file.resolveSibling(file.getFileName() + ".pending");
+  }
+
+  /** One kept trial as its side file holds it. */
+  record KeptTrial(
+      int format,
+      long experimentId,
+      long trialId,
+      String keptAt,
+      String firstError,
+      TrialResult result) {}
+
+  Path dir() {
+    return dir;
+  }
+
+  /** Holds {@link #RESERVE_BYTES} for side files; false when even that does not fit. */
+  boolean reserve() {
+    Path reserve = dir.resolve(RESERVE);
+    try {
+      Files.createDirectories(dir);
+      if (Files.exists(reserve) && Files.size(reserve) >= RESERVE_BYTES) {
+        return true;
+      }
+      try (FileChannel ch =
+          FileChannel.open(
+              reserve,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
+        // Real blocks, not a sparse file: only written bytes hold space.
+        ByteBuffer zeros = ByteBuffer.allocate(64 * 1024);
+        for (int n = 0; n < RESERVE_BYTES; n += zeros.capacity()) {
+          zeros.clear();
+          while (zeros.hasRemaining()) {
+            ch.write(zeros);
+          }
+        }
+        ch.force(true);
+      }
+      return true;
+    } catch (IOException e) {
+      release();
+      return false;
+    }
+  }
+
+  /** Gives the reserved space back, and removes the folder when no trial is kept in it. */
+  void release() {
+    try {
+      Files.deleteIfExists(dir.resolve(RESERVE));
+      if (Files.isDirectory(dir) && list().isEmpty()) {
+        Files.deleteIfExists(dir);
+      }
+    } catch (IOException e) {
+      // A leftover reserve is reused by the next run; nothing is lost.
+    }
+  }
+
+  /**
+   * Writes {@code trial} to its side file and syncs it and the folder, after giving back the
+   * reserved space. Returns the file.
+   */
+  Path keep(KeptTrial trial) throws IOException {
+    Files.deleteIfExists(dir.resolve(RESERVE));
+    Files.createDirectories(dir);
+    String name =
+        (trial.experimentId() > 0 ? trial.experimentId() : "unknown") + "-" + trial.trialId();
+    Path file = dir.resolve(name + ".json");
+    Path temp = dir.resolve("." + name + ".json.tmp");
+    byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trial);
+    try (FileChannel ch =
+        FileChannel.open(
+            temp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer buf = ByteBuffer.wrap(bytes);
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+      ch.force(true);
+    } catch (IOException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    syncDir();
+    return file;
+  }
+
+  /** The side files, by name. */
+  List<Path> list() throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return files;
+    }
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "[!.]*.json")) {
+      ds.forEach(files::add);
+    }
+    files.sort(null);
+    return files;
+  }
+
+  /** The trial kept in {@code file}; a file that cannot be read fails with exit code 3. */
+  KeptTrial read(Path file) {
+    try {
+      return JSON.readValue(file.toFile(), KeptTrial.class);
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          "cannot read the kept trial "
+              + file
+              + ": "
+              + e.getMessage()
+              + " (move it away to resume without it)",
+          e);
+    }
+  }
+
+  /** Deletes a side file whose trial is stored, and the folder once empty. */
+  void delete(Path file) throws IOException {
+    Files.deleteIfExists(file);
+    syncDir();
+    try {
+      if (list().isEmpty() && !Files.exists(dir.resolve(RESERVE))) {
+        Files.deleteIfExists(dir);
+      }
+    } catch (NoSuchFileException gone) {
+      // already removed
+    } catch (IOException notEmpty) {
+      // a file appeared meanwhile: keep the folder
+    }
+  }
+
+  private void syncDir() throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.tunelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.run.RunListener.TrialEnded;
+import io.tunelab.run.RunListener.TrialStarted;
+import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.ResultTable;
+import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialStatus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's listener: plain lines with ETA, the log's details, the stored events. */
+class RunProgressTest {
+  @TempDir Path dir;
+
+  /** A clock the test moves. */
+  private static final class Tick extends Clock {
+    Instant now = Instant.parse("2026-11-30T22:15:00Z");
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+
+  @Test
+  void trialsAndHostEventsReachTheOutputTheLogAndTheDatabase() throws Exception {
+    Path db = dir.resolve("t.db");
+    Tick clock = new Tick();
+    StringWriter out = new StringWriter();
+    Path logFile;
+    try (SqliteResultStore store = SqliteResultStore.open(db);
+        RunLog log = RunLog.open(db, "m", new PrintWriter(out), clock, false)) {
+      logFile = log.file();
+      long id =
+          store.createExperiment(
+              io.tunelab.store.Fixtures.experiment(
+                  "m", 2, 0, List.of(io.tunelab.store.Fixtures.cell(1, "bs", "1M"))),
+              "test");
+      try (RunProgress progress = new RunProgress(log, store, clock, 80, Duration.ofHours(10))) {
+        progress.runStarted(id, 2);
+        TrialStarted first =
+            new TrialStarted(1, 2, id, new TrialRef(11, 1, 1, 1, 1, false), "bs=1M");
+        progress.trialStarted(first);
+        progress.settingsApplied(
+            first,
+            List.of(
+                new SettingRow(
+                    "server", "db1", "block.sdb.read_ahead_kb", "/p", "512", "512", "128", true),
+                new SettingRow(
+                    "client", "c1", "vm.swappiness", "/q", "default", "60", "60", false)));
+        clock.now = clock.now.plusSeconds(30);
+        progress.trialEnded(new TrialEnded(first, TrialStatus.OK, "0.400 s", 30));
+        TrialStarted second =
+            new TrialStarted(2, 2, id, new TrialRef(12, 1, 1, 2, 2, false), "bs=1M");
+        progress.trialStarted(second);
+        clock.now = clock.now.plusSeconds(10);
+        progress.trialEnded(new TrialEnded(second, TrialStatus.FAILED, "FAILED: exited 3", 10));
+        progress.hostEvent("db1", "restored 1 setting(s)");
+        progress.printer().accept("warning: teardown: x");
+      }
+
+      assertEquals(
+          "2026-11-30T22:15:30Z [1/2] bs=1M rep 1: 0.400 s (0 failed, 30s elapsed, eta 30s)\n"
+              + "2026-11-30T22:15:40Z [2/2] bs=1M rep 2: FAILED: exited 3"
+              + " (1 failed, 40s elapsed, eta 0s)\n"
+              + "host db1: restored 1 setting(s)\n"
+              + "warning: teardown: x\n",
+          out.toString());
+      String logText = Files.readString(logFile);
+      assertTrue(logText.contains(" trial 11 started: [1/2] bs=1M rep 1\n"), logText);
+      assertTrue(
+          logText.contains(
+              " trial 11 host db1 settings: block.sdb.read_ahead_kb=512 (read back 512,"
+                  + " written)\n"),
+          logText);
+      assertTrue(
+          logText.contains(
+              " trial 11 host c1 settings: vm.swappiness=default (read back 60, unchanged)\n"),
+          logText);
+      assertTrue(logText.contains(" trial 12 ended failed\n"), logText);
+      ResultTable events = store.query("SELECT kind, host, message FROM events ORDER BY id");
+      assertEquals(
+          List.of(
+              List.of(
+                  "start",
+                  "",
+                  "run started: 2 trial(s) to run, controller pid "
+                      + ProcessHandle.current().pid()
+                      + ", --max-time 10h00m"),
+              List.of("trial", "", "[1/2] bs=1M rep 1: 0.400 s"),
+              List.of("trial", "", "[2/2] bs=1M rep 2: FAILED: exited 3"),
+              List.of("host", "db1", "restored 1 setting(s)"),
+              List.of("message", "", "warning: teardown: x")),
+          events.rows().stream()
+              .map(r -> r.stream().map(v -> v == null ? "" : v.toString()).toList())
+              .toList());
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.tunelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.Fixtures;
+import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Cli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tunelab status} beside a run that another thread (its own connection) is writing. */
+class StatusCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void statusShowsTheProgressOfAnExperimentRunningElsewhere() throws Exception {
+    Path db = dir.resolve("t.db");
+    CountDownLatch inSecondTrial = new CountDownLatch(1);
+    CountDownLatch statusRead = new CountDownLatch(1);
+    Thread run =
+        new Thread(
+            () -> {
+              try (SqliteResultStore store = SqliteResultStore.open(db)) {
+                long id =
+                    store.createExperiment(
+                        Fixtures.experiment("live", 2, 0, List.of(Fixtures.cell(1, "bs", "1M"))),
+                        "test");
+                store.setExperimentStatus(id, ExperimentStatus.RUNNING);
+                store.recordEvent(id, "start", null, "run started: 2 trial(s) to run");
+                List<TrialRef> trials = store.unfinishedTrials(id);
+                store.startTrial(trials.get(0).trialId());
+                store.finishTrial(trials.get(0).trialId(), Fixtures.gib64(16));
+                store.recordEvent(id, "trial", null, "[1/2] bs=1M rep 1: 16.000 s");
+                store.startTrial(trials.get(1).trialId());
+                inSecondTrial.countDown();
+                statusRead.await(30, TimeUnit.SECONDS);
+                store.finishTrial(trials.get(1).trialId(), Fixtures.gib64(16));
+                store.setExperimentStatus(id, ExperimentStatus.FINISHED);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    run.start();
+    try {
+      assertTrue(inSecondTrial.await(30, TimeUnit.SECONDS));
+
+      Cli.Result r = Cli.tunelab("status", "--db", db.toString());
+
+      assertEquals(0, r.code(), r.all());
+      assertTrue(
+          r.out().contains("experiment 1 live: running, 1/2 trials done (0 failed)"), r.out());
+      assertTrue(r.out().contains("  now:        trial 2/2 bs=1M rep 2, started "), r.out());
+      assertTrue(r.out().contains("  eta:        "), r.out());
+      assertTrue(r.out().contains("(mean trial "), r.out());
+      assertTrue(
+          r.out().contains("  last event: ")
+              && r.out().contains(" trial: [1/2] bs=1M rep 1: 16.000 s"),
+          r.out());
+    } finally {
+      statusRead.countDown();
+      run.join();
+    }
+    Cli.Result after = Cli.tunelab("status", "--db", db.toString());
+    assertFalse(after.out().contains("now:"), "a finished experiment has no progress block");
+  }
+}
