@@ -204,7 +204,7 @@ class TrialOutcomeStoreTest {
 
     try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
       assertEquals(
-          List.of(1L, 2L),
+          SqliteMigrations.bundled().stream().map(m -> (long) m.version()).toList(),
           rows("SELECT version FROM schema_version ORDER BY version").stream()
               .map(r -> r.get(0))
               .toList());
