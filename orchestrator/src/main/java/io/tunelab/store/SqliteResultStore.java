@@ -18,6 +18,7 @@ public final class SqliteResultStore implements ResultStore {
   private final SqlitePlanWriter plans;
   private final SqliteTrialWriter trials;
   private final SqliteExperiments experiments;
+  private final SqliteAttempts attempts;
 
   private SqliteResultStore(SqliteTransactions tx, Clock clock) {
     Timestamps time = new Timestamps(clock);
@@ -25,6 +26,7 @@ public final class SqliteResultStore implements ResultStore {
     this.plans = new SqlitePlanWriter(tx, time);
     this.trials = new SqliteTrialWriter(tx, time);
     this.experiments = new SqliteExperiments(tx);
+    this.attempts = new SqliteAttempts(tx);
   }
 
   /** Creates or opens the database and applies pending migrations; exit code 2 if it cannot. */
@@ -126,6 +128,11 @@ public final class SqliteResultStore implements ResultStore {
   @Override
   public void finishTrial(long trialId, TrialResult result) {
     trials.finishTrial(trialId, result);
+  }
+
+  @Override
+  public int recordAttempt(long trialId, Attempt attempt) {
+    return attempts.record(trialId, attempt);
   }
 
   @Override

@@ -60,7 +60,9 @@ class SqliteResultStoreTest {
     try (SqliteResultStore store = SqliteResultStore.openReadOnly(db())) {
       assertTrue(store.experiments().isEmpty());
     }
-    assertEquals(List.of(List.of(1L)), rows("SELECT count(*) FROM schema_version"));
+    assertEquals(
+        List.of(List.of((long) SqliteMigrations.bundled().size())),
+        rows("SELECT count(*) FROM schema_version"));
   }
 
   @Test
