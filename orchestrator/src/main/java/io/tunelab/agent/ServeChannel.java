@@ -101,6 +101,14 @@ final class ServeChannel implements AutoCloseable {
     }
   }
 
+  /**
+   * False once a request failed (the channel is closed for good) or the agent's command ended: the
+   * session can never answer again.
+   */
+  boolean isOpen() {
+    return closedBecause == null && channel.isOpen();
+  }
+
   /** How many stale answers were discarded, for tests. */
   synchronized long discarded() {
     return discarded;

@@ -3,6 +3,7 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.remote.SshOptions;
 import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
@@ -27,16 +28,17 @@ final class ExperimentSession {
       Inventory inventory,
       Path db,
       ResultStore.StoredExperiment resumed,
+      RecoveryOptions recovery,
       PrintWriter out) {
     Inventories.requireRoles(matrix, inventory);
     SqliteResultStore.checkWritable(db);
     ignoreHangup();
     try (RunLog log = RunLog.open(db, matrix.name(), out, Clock.systemUTC());
         SqliteResultStore store = SqliteResultStore.open(db);
-        SshConnector connector = new SshConnector(inventory)) {
+        SshConnector connector = new SshConnector(inventory, sshOptions(recovery))) {
       log.accept("log: " + log.file());
       ExperimentRunner runner =
-          new ExperimentRunner(connector, store, log, TunelabCommand.version());
+          new ExperimentRunner(connector, store, log, TunelabCommand.version(), recovery.reconnect);
       Thread hook =
           new Thread(
               () -> {
@@ -74,6 +76,11 @@ final class ExperimentSession {
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
     }
+  }
+
+  private static SshOptions sshOptions(RecoveryOptions recovery) {
+    SshOptions options = SshOptions.fromEnvironment();
+    return recovery.keepalive == null ? options : options.withKeepalive(recovery.keepalive);
   }
 
   /**

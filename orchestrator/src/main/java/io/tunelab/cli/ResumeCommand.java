@@ -29,6 +29,8 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Mixin HostsOption hosts;
 
+  @Mixin RecoveryOptions recovery;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -59,6 +61,7 @@ final class ResumeCommand implements Callable<Integer> {
         Inventories.forMatrix(hosts, matrix),
         db.path(),
         stored,
+        recovery,
         spec.commandLine().getOut());
   }
 }

@@ -22,12 +22,14 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin HostsOption hosts;
 
+  @Mixin RecoveryOptions recovery;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     Matrix m = MatrixFiles.load(matrix);
     return ExperimentSession.execute(
-        m, Inventories.forMatrix(hosts, m), db.path(), null, spec.commandLine().getOut());
+        m, Inventories.forMatrix(hosts, m), db.path(), null, recovery, spec.commandLine().getOut());
   }
 }

@@ -6,11 +6,13 @@ import io.tunelab.agent.Facts;
 import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.Recovery;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,16 +32,31 @@ public final class ExperimentRunner {
   private final ResultStore store;
   private final Consumer<String> out;
   private final String toolVersion;
+  private final Duration reconnect;
   private volatile boolean interrupted;
   private volatile Hosts liveHosts;
   private final CountDownLatch finished = new CountDownLatch(1);
 
   public ExperimentRunner(
       HostConnector connector, ResultStore store, Consumer<String> out, String toolVersion) {
+    this(connector, store, out, toolVersion, null);
+  }
+
+  /**
+   * @param reconnect how long to reconnect to a lost host, overriding the matrix's {@code
+   *     reconnect} ({@code run --reconnect}); null for the matrix's
+   */
+  public ExperimentRunner(
+      HostConnector connector,
+      ResultStore store,
+      Consumer<String> out,
+      String toolVersion,
+      Duration reconnect) {
     this.connector = connector;
     this.store = store;
     this.out = out;
     this.toolVersion = toolVersion;
+    this.reconnect = reconnect;
   }
 
   /** Runs a new experiment from a validated matrix. */
@@ -111,8 +128,28 @@ public final class ExperimentRunner {
           states.put(s.host(), new HostKnobState(originals.getOrDefault(s.host(), Map.of())));
         }
         applied = true;
+        Recovery recovery =
+            reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
+        HostRecovery hostRecovery =
+            new HostRecovery(
+                hosts,
+                states,
+                facts,
+                recovery,
+                store,
+                experimentId,
+                out,
+                () -> interrupted,
+                Clock.systemUTC());
         RunSummary summary =
-            new TrialLoop(store, new TrialExecutor(matrix, hosts, states), knobs, cells, vars, out)
+            new TrialLoop(
+                    store,
+                    new TrialExecutor(matrix, hosts, states),
+                    hostRecovery,
+                    knobs,
+                    cells,
+                    vars,
+                    out)
                 .run(experimentId, () -> interrupted);
         return summary;
       } catch (RuntimeException e) {

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 final class TrialLoop {
   private final ResultStore store;
   private final TrialExecutor executor;
+  private final HostRecovery recovery;
   private final ExperimentKnobs knobs;
   private final List<Cell> cells;
   private final Map<String, String> captures;
@@ -26,12 +27,14 @@ final class TrialLoop {
   TrialLoop(
       ResultStore store,
       TrialExecutor executor,
+      HostRecovery recovery,
       ExperimentKnobs knobs,
       List<Cell> cells,
       Map<String, String> captures,
       Consumer<String> out) {
     this.store = store;
     this.executor = executor;
+    this.recovery = recovery;
     this.knobs = knobs;
     this.cells = cells;
     this.captures = captures;
@@ -62,9 +65,13 @@ final class TrialLoop {
               trial.warmup() ? " (warm-up)" : "");
       try {
         TrialExecutor.Outcome outcome =
-            executor.run(
-                knobs.requested(cell, captures, trial.rep()),
-                cell.trialVars(captures, trial.rep()));
+            recovery.run(
+                trial.trialId(),
+                prefix,
+                () ->
+                    executor.run(
+                        knobs.requested(cell, captures, trial.rep()),
+                        cell.trialVars(captures, trial.rep())));
         if (interrupted.getAsBoolean()) {
           break;
         }
@@ -89,8 +96,21 @@ final class TrialLoop {
             new TrialResult(TrialStatus.FAILED, f.getMessage(), 0, List.of(), f.settings));
         failed++;
         out.accept(prefix + ": FAILED: " + f.getMessage());
+      } catch (HostRecovery.HostLost e) {
+        // The trial stays running and the rest pending, for resume; the caller restores.
+        int left = store.unfinishedTrials(experimentId).size();
+        out.accept(
+            prefix
+                + ": stopped: "
+                + e.getMessage()
+                + "; "
+                + left
+                + " trial(s) left for `tunelab resume "
+                + experimentId
+                + "` once the host is back");
+        break;
       } catch (AgentException e) {
-        // The host is gone: record the trial, then stop; the caller restores the others.
+        // An agent refused a request: record the trial, then stop; the caller restores the others.
         store.finishTrial(
             trial.trialId(),
             new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));
