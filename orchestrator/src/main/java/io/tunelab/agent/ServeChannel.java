@@ -80,7 +80,11 @@ final class ServeChannel implements AutoCloseable {
         throw shut("after a timeout (" + what + ")", what, null);
       }
       if (line == EOF) {
-        throw shut("after the agent exited", "the agent exited during '" + verb + "'", null);
+        // The agent died, or the connection under it did (sshd gone, keepalives unanswered).
+        throw shut(
+            "after the agent or its connection went away",
+            "the agent or its connection went away during '" + verb + "'",
+            null);
       }
       if (line.startsWith("|")) {
         lines.add(line.substring(1));
