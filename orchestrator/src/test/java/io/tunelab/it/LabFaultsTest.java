@@ -138,6 +138,45 @@ class LabFaultsTest {
   }
 
   @Test
+  void aHostThatOnlyHoldsKnobsLostWhileAnotherRunsTheWorkloadMakesTheTrialRunAgain()
+      throws Exception {
+    Path db = dir.resolve("t.db");
+    CompletableFuture<Cli.Result> run = start(db);
+    waitForTrial(db, 2);
+
+    LoopDisk.sh("kill -KILL " + agentPid("client"));
+    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
+    assertTrue(
+        EndToEndTest.rows(db, "select error from trial_attempts where status = 'lost'")
+            .get(0)
+            .get(0)
+            .startsWith("host client: the connection was lost during the trial"),
+        r.all());
+  }
+
+  @Test
+  void withoutRetriesALostTrialFailsAndTheRunGoesOn() throws Exception {
+    Path db = dir.resolve("t.db");
+    CompletableFuture<Cli.Result> run = startWith(db, "retries: 0\n");
+    waitForTrial(db, 2);
+
+    LoopDisk.sh("kill -KILL " + agentPid("server"));
+    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+
+    assertEquals(1, r.code(), r.all());
+    assertEquals(List.of("1 ok", "2 lost", "3 ok"), attempts(db), r.all());
+    List<List<String>> failed =
+        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+    assertEquals("2", failed.get(0).get(0), failed.toString());
+    assertTrue(
+        failed.get(0).get(1).startsWith("a host was lost in each of 1 attempt(s) (retries: 0)"),
+        failed.toString());
+  }
+
+  @Test
   void aHostThatDoesNotComeBackStopsTheRunWhichResumeFinishes() throws Exception {
     Path db = dir.resolve("t.db");
     CompletableFuture<Cli.Result> run = start(db, "--reconnect", "3s");
@@ -209,10 +248,17 @@ class LabFaultsTest {
   // ---------------------------------------------------------------------------------------------
 
   private CompletableFuture<Cli.Result> start(Path db, String... options) throws Exception {
+    return startWith(db, "", options);
+  }
+
+  /** Runs the matrix, with {@code keys} (YAML lines) added at its top level. */
+  private CompletableFuture<Cli.Result> startWith(Path db, String keys, String... options)
+      throws Exception {
     Path m = dir.resolve("faults.yaml");
     Files.writeString(
         m,
-        """
+        keys
+            + """
         name: lab-faults
         roles: {server: server, client: client}
         settings:
@@ -223,8 +269,8 @@ class LabFaultsTest {
           on: server
           command: sleep 3
         """
-            .replace("SDISK", env.get("SERVER_DISK"))
-            .replace("CDISK", env.get("CLIENT_DISK")));
+                .replace("SDISK", env.get("SERVER_DISK"))
+                .replace("CDISK", env.get("CLIENT_DISK")));
     List<String> args =
         new ArrayList<>(
             List.of("run", m.toString(), "--hosts", inventory(), "--db", db.toString()));
@@ -302,6 +348,11 @@ class LabFaultsTest {
 
   private static long serverSshdPid() throws Exception {
     return Long.parseLong(Files.readString(Lab.root().resolve("lab/state/server/sshd.pid")).trim());
+  }
+
+  /** The serving agent of lab host {@code host}, from its lock. */
+  private static long agentPid(String host) throws Exception {
+    return Long.parseLong(Files.readString(HOSTSIDE.resolve(host + "/agent/lock/pid")).trim());
   }
 
   private static Path fakeBootId() {
