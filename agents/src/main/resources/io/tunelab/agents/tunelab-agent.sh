@@ -1276,6 +1276,15 @@ prepare_state() {
   MYSTART=
   proc_stat "$$" && MYSTART=$PS_START
   trap cleanup EXIT
+  # Test hook: with an explicit TUNELAB_STATE, a boot id in the file fake-boot-id there
+  # stands in for the kernel's, so a test can play a reboot. Never on a real host.
+  if [ -n "${TUNELAB_STATE:-}" ] && [ -f "$STATE/fake-boot-id" ]; then
+    first_line "$STATE/fake-boot-id"
+    case $LINE in
+      "" | *[!0-9a-f-]*) err "ignoring $STATE/fake-boot-id: not a boot id" ;;
+      *) BOOT=$LINE ;;
+    esac
+  fi
 }
 
 # shellcheck disable=SC2317 # reached through the EXIT trap

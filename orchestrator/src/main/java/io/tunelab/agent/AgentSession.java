@@ -77,6 +77,14 @@ public final class AgentSession implements AutoCloseable {
     return transport.host();
   }
 
+  /**
+   * False once this session can never answer again: a request failed or timed out, the agent
+   * exited, or the connection to its host was lost.
+   */
+  public boolean isOpen() {
+    return channel.isOpen();
+  }
+
   /** Where the agent script lives on the host. */
   public String remotePath() {
     return remotePath;

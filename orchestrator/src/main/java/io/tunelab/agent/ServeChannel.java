@@ -80,7 +80,11 @@ final class ServeChannel implements AutoCloseable {
         throw shut("after a timeout (" + what + ")", what, null);
       }
       if (line == EOF) {
-        throw shut("after the agent exited", "the agent exited during '" + verb + "'", null);
+        // The agent died, or the connection under it did (sshd gone, keepalives unanswered).
+        throw shut(
+            "after the agent or its connection went away",
+            "the agent or its connection went away during '" + verb + "'",
+            null);
       }
       if (line.startsWith("|")) {
         lines.add(line.substring(1));
@@ -99,6 +103,14 @@ final class ServeChannel implements AutoCloseable {
         throw shut("after a protocol error", "unexpected line from the agent: " + line, null);
       }
     }
+  }
+
+  /**
+   * False once a request failed (the channel is closed for good) or the agent's command ended: the
+   * session can never answer again.
+   */
+  boolean isOpen() {
+    return closedBecause == null && channel.isOpen();
   }
 
   /** How many stale answers were discarded, for tests. */

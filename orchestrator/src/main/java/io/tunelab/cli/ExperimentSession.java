@@ -3,6 +3,7 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.remote.SshOptions;
 import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
@@ -38,6 +39,7 @@ final class ExperimentSession {
       Inventory inventory,
       Path db,
       ResultStore.StoredExperiment resumed,
+      RecoveryOptions recovery,
       PrintWriter out,
       Watch watch) {
     Inventories.requireRoles(matrix, inventory);
@@ -47,7 +49,7 @@ final class ExperimentSession {
     Instant deadline = watch.maxTime() == null ? null : clock.instant().plus(watch.maxTime());
     try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
         SqliteResultStore store = SqliteResultStore.open(db);
-        SshConnector connector = new SshConnector(inventory);
+        SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime())) {
       log.accept("log: " + log.file());
       if (deadline != null) {
@@ -70,7 +72,14 @@ final class ExperimentSession {
       Consumer<String> printer = progress.printer();
       ExperimentRunner runner =
           new ExperimentRunner(
-              connector, store, printer, TunelabCommand.version(), progress, clock, deadline);
+              connector,
+              store,
+              printer,
+              TunelabCommand.version(),
+              progress,
+              clock,
+              deadline,
+              recovery.reconnect);
       Thread hook =
           new Thread(
               () -> {
@@ -121,6 +130,11 @@ final class ExperimentSession {
     } catch (NumberFormatException e) {
       return 80;
     }
+  }
+
+  private static SshOptions sshOptions(RecoveryOptions recovery) {
+    SshOptions options = SshOptions.fromEnvironment();
+    return recovery.keepalive == null ? options : options.withKeepalive(recovery.keepalive);
   }
 
   /**

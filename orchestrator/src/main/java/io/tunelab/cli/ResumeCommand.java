@@ -34,6 +34,8 @@ final class ResumeCommand implements Callable<Integer> {
 
   @ParentCommand TunelabCommand top;
 
+  @Mixin RecoveryOptions recovery;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -64,6 +66,7 @@ final class ResumeCommand implements Callable<Integer> {
         Inventories.forMatrix(hosts, matrix),
         db.path(),
         stored,
+        recovery,
         spec.commandLine().getOut(),
         new ExperimentSession.Watch(top.terminal, maxTime.value()));
   }

@@ -27,6 +27,8 @@ final class RunCommand implements Callable<Integer> {
 
   @ParentCommand TunelabCommand top;
 
+  @Mixin RecoveryOptions recovery;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -37,6 +39,7 @@ final class RunCommand implements Callable<Integer> {
         Inventories.forMatrix(hosts, m),
         db.path(),
         null,
+        recovery,
         spec.commandLine().getOut(),
         new ExperimentSession.Watch(top.terminal, maxTime.value()));
   }

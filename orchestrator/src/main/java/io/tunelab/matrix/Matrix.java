@@ -22,6 +22,7 @@ import java.util.Map;
  * @param matrixAt where the {@code matrix:} key stands (the top of the file when absent), for
  *     problems the plan stage finds
  * @param excludeAt where the {@code exclude:} key stands (the top of the file when absent)
+ * @param recovery retries of a trial a lost host interrupted, and how long to reconnect
  */
 public record Matrix(
     String source,
@@ -47,7 +48,8 @@ public record Matrix(
     List<Monitor> monitors,
     Workload workload,
     Position matrixAt,
-    Position excludeAt) {
+    Position excludeAt,
+    Recovery recovery) {
 
   /** The order trials run in. */
   public enum Order {

@@ -7,6 +7,7 @@ import io.tunelab.yaml.Problems;
 import io.tunelab.yaml.YamlNode;
 import io.tunelab.yaml.YamlReader;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -43,6 +44,8 @@ public final class MatrixLoader {
           "warmup",
           "order",
           "seed",
+          "retries",
+          "reconnect",
           "before_trial",
           "after_trial",
           "monitors",
@@ -165,7 +168,12 @@ public final class MatrixLoader {
             monitors,
             workload,
             entryPosition(top, "matrix"),
-            entryPosition(top, "exclude"));
+            entryPosition(top, "exclude"),
+            new Recovery(
+                (int)
+                    optionalInteger(
+                        top, "retries", 0, Recovery.MAX_RETRIES, Recovery.DEFAULT.retries()),
+                reconnect(top.get("reconnect"))));
     if (problems.isEmpty()) {
       checkSize(matrix);
     }
@@ -280,6 +288,21 @@ public final class MatrixLoader {
       YamlNode.Mapping top, String key, long min, long max, long fallback) {
     YamlNode node = top.get(key);
     return node == null ? fallback : in.integer(node, key, min, max, fallback);
+  }
+
+  private Duration reconnect(YamlNode node) {
+    if (node == null) {
+      return Recovery.DEFAULT.reconnect();
+    }
+    String text = in.text(node, "reconnect");
+    if (text != null) {
+      try {
+        return Durations.parse(text);
+      } catch (IllegalArgumentException e) {
+        in.problem(node.position(), "reconnect", e.getMessage());
+      }
+    }
+    return Recovery.DEFAULT.reconnect();
   }
 
   private Matrix.Order order(YamlNode node) {

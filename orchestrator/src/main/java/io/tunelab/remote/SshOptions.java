@@ -53,6 +53,11 @@ public record SshOptions(
     return new SshOptions(home, sshConfig, localUser, env, connect, auth, keepalive);
   }
 
+  /** The same, with keepalive requests every {@code interval} ({@code run --keepalive}). */
+  public SshOptions withKeepalive(Duration interval) {
+    return new SshOptions(home, sshConfig, localUser, env, connectTimeout, authTimeout, interval);
+  }
+
   /** A path from the inventory or config: {@code ~/x} is under {@link #home}. */
   public Path expand(String path) {
     if (path.equals("~")) {

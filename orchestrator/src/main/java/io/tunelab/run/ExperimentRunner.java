@@ -6,6 +6,7 @@ import io.tunelab.agent.Facts;
 import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.Recovery;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
@@ -36,19 +37,31 @@ public final class ExperimentRunner {
   private final RunListener listener;
   private final Clock clock;
   private final Instant deadline;
+  private final Duration reconnect;
   private volatile boolean interrupted;
   private volatile Hosts liveHosts;
   private final CountDownLatch finished = new CountDownLatch(1);
 
   public ExperimentRunner(
       HostConnector connector, ResultStore store, Consumer<String> out, String toolVersion) {
-    this(connector, store, out, toolVersion, RunListener.printing(out), Clock.systemUTC(), null);
+    this(
+        connector,
+        store,
+        out,
+        toolVersion,
+        RunListener.printing(out),
+        Clock.systemUTC(),
+        null,
+        null);
   }
 
   /**
    * A runner that reports progress to {@code listener} and, with a {@code deadline}, starts no
    * trial once {@code clock} has passed it (the run then ends interrupted, the rest left for {@code
    * resume}).
+   *
+   * @param reconnect how long to reconnect to a lost host, overriding the matrix's {@code
+   *     reconnect} ({@code run --reconnect}); null for the matrix's
    */
   public ExperimentRunner(
       HostConnector connector,
@@ -57,7 +70,8 @@ public final class ExperimentRunner {
       String toolVersion,
       RunListener listener,
       Clock clock,
-      Instant deadline) {
+      Instant deadline,
+      Duration reconnect) {
     this.connector = connector;
     this.store = store;
     this.out = out;
@@ -65,6 +79,7 @@ public final class ExperimentRunner {
     this.listener = listener;
     this.clock = clock;
     this.deadline = deadline;
+    this.reconnect = reconnect;
   }
 
   /** Runs a new experiment from a validated matrix. */
@@ -139,10 +154,15 @@ public final class ExperimentRunner {
           states.put(s.host(), new HostKnobState(originals.getOrDefault(s.host(), Map.of())));
         }
         applied = true;
+        Recovery recovery =
+            reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
+        HostRecovery hostRecovery =
+            new HostRecovery(
+                hosts, states, facts, recovery, store, experimentId, out, () -> interrupted, clock);
         TrialExecutor executor = new TrialExecutor(matrix, hosts, states);
         CellSteps cellSteps =
             new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
-        return new TrialLoop(store, executor, cellSteps, knobs, cells, listener)
+        return new TrialLoop(store, executor, hostRecovery, cellSteps, knobs, cells, listener)
             .run(experimentId, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {

@@ -55,6 +55,16 @@ final class HostKnobState {
     return ApplyPlanner.plan(requested, originals, current, !journaled);
   }
 
+  /**
+   * Trusts nothing the host was believed to hold, and journals again: after a lost connection (a
+   * new agent may have been started over a journal restored by the dead-man switch) or a reboot
+   * (which reset every knob and cleared the journal), the next apply writes every knob.
+   */
+  void forget() {
+    journaled = false;
+    current = new HashMap<>();
+  }
+
   /** Records what the host read back after an apply; after a failed write, trusts nothing. */
   void applied(List<ApplyLine> lines, Map<String, String> effective, boolean failed) {
     journaled = true;

@@ -16,11 +16,14 @@ import java.util.function.Function;
 /** The agent sessions of an experiment, one per host however many roles it plays. */
 public final class Hosts implements AutoCloseable {
   private final Map<String, String> roleToHost;
+  private final HostConnector connector;
+  // Replaced by reconnect() while Ctrl-C may read it from another thread: guarded by this.
   private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
   private final ExecutorService pool;
 
-  private Hosts(Map<String, String> roleToHost) {
+  private Hosts(Map<String, String> roleToHost, HostConnector connector) {
     this.roleToHost = Map.copyOf(roleToHost);
+    this.connector = connector;
     this.pool =
         Executors.newCachedThreadPool(
             r -> {
@@ -32,13 +35,15 @@ public final class Hosts implements AutoCloseable {
 
   /** Connects to every host of {@code roles} (role to host) and starts its agent. */
   public static Hosts connect(Map<String, String> roles, HostConnector connector) {
-    Hosts hosts = new Hosts(roles);
+    Hosts hosts = new Hosts(roles, connector);
     try {
       List<String> names = roles.values().stream().distinct().toList();
       Map<String, AgentSession> started =
           hosts.forEachName(
               names, name -> AgentSession.start(connector.connect(name), AgentScript.load()));
-      hosts.sessions.putAll(started);
+      synchronized (hosts) {
+        hosts.sessions.putAll(started);
+      }
       return hosts;
     } catch (RuntimeException e) {
       hosts.close();
@@ -50,7 +55,7 @@ public final class Hosts implements AutoCloseable {
     return roleToHost.get(role);
   }
 
-  public AgentSession session(String host) {
+  public synchronized AgentSession session(String host) {
     return sessions.get(host);
   }
 
@@ -58,13 +63,44 @@ public final class Hosts implements AutoCloseable {
     return roleToHost;
   }
 
-  public List<AgentSession> all() {
+  public synchronized List<AgentSession> all() {
     return List.copyOf(sessions.values());
   }
 
   /** Runs {@code action} on every host at once and returns the results by host name. */
   public <T> Map<String, T> parallel(Function<AgentSession, T> action) {
-    return forEachName(List.copyOf(sessions.keySet()), name -> action.apply(sessions.get(name)));
+    List<String> names;
+    synchronized (this) {
+      names = List.copyOf(sessions.keySet());
+    }
+    return forEachName(names, name -> action.apply(session(name)));
+  }
+
+  /**
+   * The hosts whose session can never answer again (its connection or agent was lost, or a request
+   * timed out), in the order the hosts were connected.
+   */
+  public List<String> lost() {
+    return all().stream().filter(s -> !s.isOpen()).map(AgentSession::host).toList();
+  }
+
+  /**
+   * Replaces {@code host}'s session: closes the old one and starts a new agent, over the host's SSH
+   * connection if it is still up, else over a new one (which checks the host key again). The new
+   * agent takes over from the old one, whose input has ended (docs/agent.md).
+   *
+   * @throws io.tunelab.TunelabException when the host cannot be reached or the agent not started
+   */
+  public AgentSession reconnect(String host) {
+    AgentSession old = session(host);
+    if (old != null && old.isOpen()) {
+      old.close();
+    }
+    AgentSession fresh = AgentSession.start(connector.connect(host), AgentScript.load());
+    synchronized (this) {
+      sessions.put(host, fresh);
+    }
+    return fresh;
   }
 
   private <T> Map<String, T> forEachName(List<String> names, Function<String, T> action) {
@@ -96,7 +132,7 @@ public final class Hosts implements AutoCloseable {
 
   @Override
   public void close() {
-    sessions.values().forEach(AgentSession::close);
+    all().forEach(AgentSession::close);
     pool.shutdownNow();
   }
 }

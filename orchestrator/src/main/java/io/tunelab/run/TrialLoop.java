@@ -25,6 +25,7 @@ final class TrialLoop {
   private final ResultStore store;
   private final TrialExecutor executor;
   private final CellSteps cellSteps;
+  private final HostRecovery recovery;
   private final ExperimentKnobs knobs;
   private final List<Cell> cells;
   private final RunListener listener;
@@ -32,6 +33,7 @@ final class TrialLoop {
   TrialLoop(
       ResultStore store,
       TrialExecutor executor,
+      HostRecovery recovery,
       CellSteps cellSteps,
       ExperimentKnobs knobs,
       List<Cell> cells,
@@ -39,6 +41,7 @@ final class TrialLoop {
     this.store = store;
     this.executor = executor;
     this.cellSteps = cellSteps;
+    this.recovery = recovery;
     this.knobs = knobs;
     this.cells = cells;
     this.listener = listener;
@@ -112,7 +115,17 @@ final class TrialLoop {
         TrialExecutor.TrialFailure failure = null;
         try {
           try {
-            outcome = executor.run(knobs.requested(cell, cellSteps.vars(), trial.rep()), vars);
+            outcome =
+                recovery.run(
+                    trial.trialId(),
+                    String.format(
+                        Locale.ROOT,
+                        "[%d/%d] %s rep %d",
+                        done + 1,
+                        trials.size(),
+                        cell.label(),
+                        trial.rep()),
+                    () -> executor.run(knobs.requested(cell, cellSteps.vars(), trial.rep()), vars));
           } catch (TrialExecutor.TrialFailure f) {
             failure = f;
           } catch (MatrixException e) {
@@ -129,8 +142,19 @@ final class TrialLoop {
                     : new TrialExecutor.TrialFailure(
                         failure.getMessage() + "; " + f.getMessage(), settings);
           }
+        } catch (HostRecovery.HostLost e) {
+          // The trial stays running and the rest pending, for resume; the caller restores.
+          listener.runEvent(
+              "stopped: "
+                  + e.getMessage()
+                  + "; "
+                  + store.unfinishedTrials(experimentId).size()
+                  + " trial(s) left for `tunelab resume "
+                  + experimentId
+                  + "` once the host is back");
+          break;
         } catch (AgentException e) {
-          // The host is gone: record the trial, then stop; the caller restores the others.
+          // An agent refused a request: record the trial, then stop; the caller restores.
           store.finishTrial(
               trial.trialId(),
               new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));

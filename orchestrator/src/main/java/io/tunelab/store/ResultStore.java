@@ -3,7 +3,9 @@ package io.tunelab.store;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.workload.Sample;
+import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,6 +46,15 @@ public interface ResultStore extends AutoCloseable {
 
   /** Commits a trial's outcome, samples and settings, and refreshes its cell's statistics. */
   void finishTrial(long trialId, TrialResult result);
+
+  /**
+   * Records one attempt at a trial, numbered after those recorded for it before (by this run or an
+   * earlier one); returns its number. Added with table {@code trial_attempts}, hence a default that
+   * only the SQLite store overrides.
+   */
+  default int recordAttempt(long trialId, Attempt attempt) {
+    throw new UnsupportedOperationException("recordAttempt() in " + getClass().getSimpleName());
+  }
 
   /**
    * Every experiment with its progress, oldest first (for {@code tunelab status}). Added after the
@@ -96,6 +107,26 @@ public interface ResultStore extends AutoCloseable {
 
   /** A cell set up and not yet torn down: its ordinal and its {@code cell_setup} captures. */
   record OpenCell(int cellOrdinal, Map<String, String> captures) {}
+
+  /**
+   * One attempt at a trial (table {@code trial_attempts}).
+   *
+   * @param error why it failed or was lost, with what happened to the host (a reboot); null when ok
+   */
+  record Attempt(Instant startedAt, Instant finishedAt, Status status, String error) {
+    /** How an attempt ended: as the trial would, or {@code lost} with its host. */
+    public enum Status {
+      OK,
+      FAILED,
+      /** A host was lost during it: the trial runs again, or is left to {@code resume}. */
+      LOST;
+
+      /** As {@code trial_attempts.status} spells it. */
+      public String text() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+  }
 
   /** A stored trial that still has to run. */
   record TrialRef(long trialId, long cellId, int cellOrdinal, int rep, int seq, boolean warmup) {}

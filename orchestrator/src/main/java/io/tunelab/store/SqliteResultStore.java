@@ -25,6 +25,7 @@ public final class SqliteResultStore implements ResultStore {
   private final KeptTrials kept;
   private final Timestamps time;
   private boolean reserved;
+  private final SqliteAttempts attempts;
 
   private SqliteResultStore(SqliteTransactions tx, Clock clock) {
     this.time = new Timestamps(clock);
@@ -34,6 +35,7 @@ public final class SqliteResultStore implements ResultStore {
     this.experiments = new SqliteExperiments(tx);
     this.events = new SqliteEvents(tx, time);
     this.kept = new KeptTrials(tx.file());
+    this.attempts = new SqliteAttempts(tx);
   }
 
   /** Creates or opens the database and applies pending migrations; exit code 2 if it cannot. */
@@ -299,6 +301,11 @@ public final class SqliteResultStore implements ResultStore {
   @Override
   public void recordEvent(long experimentId, String kind, String host, String message) {
     events.record(experimentId, kind, host, message);
+  }
+
+  @Override
+  public int recordAttempt(long trialId, Attempt attempt) {
+    return attempts.record(trialId, attempt);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.tunelab.store;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
@@ -17,6 +18,11 @@ final class Timestamps {
 
   /** The clock's time, e.g. {@code 2024-05-01T12:00:00.000Z}. */
   String now() {
-    return ISO_UTC.format(clock.instant());
+    return of(clock.instant());
+  }
+
+  /** {@code instant} in the same form. */
+  static String of(Instant instant) {
+    return ISO_UTC.format(instant);
   }
 }

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,57 +145,5 @@ class LabTest {
       assertEquals(
           List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
     }
-  }
-
-  @Test
-  void aHostWhoseSshdDiesFailsItsTrialAndTheOtherHostIsStillRestored() throws Exception {
-    String readAhead = serverQueue("read_ahead_kb");
-    String ratio = dirtyRatio();
-    Path db = dir.resolve("t.db");
-    CompletableFuture<Cli.Result> run =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return Cli.tunelab(
-                    "run",
-                    matrix("sleep 1", 3).toString(),
-                    "--hosts",
-                    inventory(),
-                    "--db",
-                    db.toString());
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline
-        && (!Files.exists(db)
-            || EndToEndTest.rows(db, "select 1 from trials where seq = 3 and status = 'running'")
-                .isEmpty())) {
-      Thread.sleep(50);
-    }
-    // the server's sshd and every session it runs (the agent among them) die at once
-    long sshd =
-        Long.parseLong(Files.readString(Lab.root().resolve("lab/state/server/sshd.pid")).trim());
-    ProcessHandle listener = ProcessHandle.of(sshd).orElseThrow();
-    listener.descendants().forEach(ProcessHandle::destroyForcibly);
-    listener.destroyForcibly();
-
-    Cli.Result r = run.get(120, TimeUnit.SECONDS);
-
-    assertEquals(3, r.code(), r.all());
-    assertTrue(r.all().contains("host server"), r.all());
-    assertFalse(r.all().contains("Exception"), r.all());
-    assertEquals(ratio, dirtyRatio(), "the client is restored although the server died");
-    List<List<String>> failed =
-        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
-    assertEquals(1, failed.size(), failed.toString());
-    assertTrue(failed.get(0).get(1).contains("host server"), failed.toString());
-
-    // the server comes back: its journal lets `tunelab restore` undo what the dead run set
-    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    Cli.Result restore = Cli.tunelab("restore", "--hosts", inventory(), "--db", db.toString());
-    assertEquals(0, restore.code(), restore.all());
-    assertEquals(readAhead, serverQueue("read_ahead_kb"));
   }
 }

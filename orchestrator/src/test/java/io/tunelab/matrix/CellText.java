@@ -63,6 +63,13 @@ final class CellText {
         .append(", before_trial ")
         .append(trialSteps(m.beforeTrial()))
         .append('\n');
+    if (!m.recovery().equals(Recovery.DEFAULT)) {
+      out.append("# retries ")
+          .append(m.recovery().retries())
+          .append(", reconnect ")
+          .append(Durations.format(m.recovery().reconnect()))
+          .append('\n');
+    }
     if (!m.afterTrial().isEmpty()) {
       out.append("# after_trial ").append(trialSteps(m.afterTrial())).append('\n');
     }

@@ -1,0 +1,238 @@
+package io.tunelab.run;
+
+import io.tunelab.TunelabException;
+import io.tunelab.agent.AgentException;
+import io.tunelab.agent.Facts;
+import io.tunelab.matrix.Durations;
+import io.tunelab.matrix.Recovery;
+import io.tunelab.store.ResultStore;
+import io.tunelab.store.ResultStore.Attempt;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Gets a trial through lost hosts (docs/runs.md). When a host's session dies during a trial — the
+ * connection dropped or its keepalives went unanswered, the agent died or did not answer in time —
+ * the host is reconnected to with backoff for up to the matrix's {@code reconnect}, its boot id is
+ * checked again (a reboot is reported), a new agent takes over, the host's settings are marked
+ * unknown so the next apply writes them all, and the trial runs again, up to {@code retries} times.
+ * Every attempt is recorded; a trial that failed by itself is never run again.
+ */
+final class HostRecovery {
+  private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+  private static final Duration TICK = Duration.ofMillis(100);
+
+  private final Hosts hosts;
+  private final Map<String, HostKnobState> states;
+  private final Map<String, String> bootIds;
+  private final Recovery recovery;
+  private final ResultStore store;
+  private final long experimentId;
+  private final Consumer<String> out;
+  private final BooleanSupplier interrupted;
+  private final Clock clock;
+
+  /**
+   * @param facts every host's facts as the run started: the boot ids a reconnect compares with
+   */
+  HostRecovery(
+      Hosts hosts,
+      Map<String, HostKnobState> states,
+      Map<String, Facts> facts,
+      Recovery recovery,
+      ResultStore store,
+      long experimentId,
+      Consumer<String> out,
+      BooleanSupplier interrupted,
+      Clock clock) {
+    this.hosts = hosts;
+    this.states = states;
+    this.bootIds = new HashMap<>();
+    facts.forEach((host, f) -> bootIds.put(host, f.get("boot_id")));
+    this.recovery = recovery;
+    this.store = store;
+    this.experimentId = experimentId;
+    this.out = out;
+    this.interrupted = interrupted;
+    this.clock = clock;
+  }
+
+  /**
+   * A host did not come back within the reconnect budget (or Ctrl-C came while waiting for it): the
+   * run stops, the interrupted trial and the rest are left for {@code resume}.
+   */
+  static final class HostLost extends TunelabException {
+    HostLost(String message) {
+      super(TRIALS_FAILED, message);
+    }
+  }
+
+  /**
+   * Runs {@code trial} until an attempt ends with no host lost, or retries run out (the trial then
+   * fails with the reason). Records every attempt of trial {@code trialId}.
+   *
+   * @param prefix the trial's progress label, for the lines printed about a lost host
+   * @throws TrialExecutor.TrialFailure when the trial failed by itself, or was lost every time
+   * @throws HostLost when a lost host did not come back in time
+   * @throws AgentException when an agent refused a request (its session still open): no host was
+   *     lost, so nothing is retried
+   */
+  TrialExecutor.Outcome run(long trialId, String prefix, Supplier<TrialExecutor.Outcome> trial) {
+    for (int attempt = 1; ; attempt++) {
+      Instant start = clock.instant();
+      String why;
+      try {
+        TrialExecutor.Outcome outcome = trial.get();
+        if (interrupted.getAsBoolean()) {
+          return outcome; // cut short by Ctrl-C: runs again on resume, no attempt to record
+        }
+        List<String> lost = hosts.lost();
+        if (lost.isEmpty()) {
+          record(trialId, start, clock.instant(), Attempt.Status.OK, null);
+          return outcome;
+        }
+        // A host that only holds knobs may have rebooted while another ran the workload.
+        why = "host " + String.join(", host ", lost) + ": the connection was lost during the trial";
+      } catch (TrialExecutor.TrialFailure | AgentException e) {
+        if (interrupted.getAsBoolean()) {
+          throw e;
+        }
+        if (hosts.lost().isEmpty()) {
+          // Failed by itself (workload, parser, timeout), or an agent refused a request.
+          record(trialId, start, clock.instant(), Attempt.Status.FAILED, e.getMessage());
+          throw e;
+        }
+        why = e.getMessage();
+      }
+      Instant lostAt = clock.instant();
+      out.accept(prefix + ": lost: " + why);
+      List<String> events = new ArrayList<>();
+      try {
+        for (String host : hosts.lost()) {
+          events.add(bringBack(host));
+        }
+      } catch (HostLost e) {
+        events.add(e.getMessage());
+        throw e;
+      } finally {
+        record(trialId, start, lostAt, Attempt.Status.LOST, why + "; " + String.join("; ", events));
+      }
+      if (attempt > recovery.retries()) {
+        throw new TrialExecutor.TrialFailure(
+            "a host was lost in each of "
+                + attempt
+                + " attempt(s) (retries: "
+                + recovery.retries()
+                + "); the last time: "
+                + why,
+            List.of());
+      }
+      out.accept(
+          prefix + ": running the trial again (attempt " + (attempt + 1) + " of " + limit() + ")");
+    }
+  }
+
+  private int limit() {
+    return recovery.retries() + 1;
+  }
+
+  /**
+   * Reconnects to {@code host} with backoff until it answers or the budget is spent; returns what
+   * happened, for the record (a reboot among it).
+   */
+  private String bringBack(String host) {
+    Duration budget = recovery.reconnect();
+    out.accept("host " + host + ": reconnecting for up to " + Durations.format(budget) + " …");
+    long began = System.nanoTime();
+    long deadline = began + budget.toNanos();
+    Duration pause = FIRST_PAUSE;
+    String last = "no attempt made";
+    while (true) {
+      if (interrupted.getAsBoolean()) {
+        throw new HostLost("interrupted while reconnecting to host " + host);
+      }
+      try {
+        Facts facts = hosts.reconnect(host).facts();
+        states.get(host).forget();
+        String seconds = String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - began) / 1e9);
+        String boot = facts.get("boot_id");
+        String before = bootIds.put(host, boot);
+        String event;
+        if (before != null && !before.equals(boot)) {
+          event =
+              "host "
+                  + host
+                  + " rebooted (boot id "
+                  + before
+                  + " -> "
+                  + boot
+                  + "), back after "
+                  + seconds
+                  + ": its settings are written again";
+          hosts
+              .roles()
+              .forEach(
+                  (role, h) -> {
+                    if (h.equals(host)) {
+                      store.recordHost(experimentId, role, host, HostFacts.recorded(facts));
+                    }
+                  });
+        } else {
+          event =
+              "host " + host + " reconnected after " + seconds + ": its settings are written again";
+        }
+        out.accept(event);
+        return event;
+      } catch (TunelabException e) {
+        if (e.exitCode() == TunelabException.BAD_INPUT) {
+          throw e; // the inventory itself is wrong: waiting will not fix it
+        }
+        last = e.getMessage();
+      }
+      long now = System.nanoTime();
+      if (now + pause.toNanos() > deadline) {
+        throw new HostLost(
+            "host "
+                + host
+                + " did not come back within "
+                + Durations.format(budget)
+                + " (reconnect); last error: "
+                + last);
+      }
+      sleep(pause);
+      pause =
+          pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
+              ? LONGEST_PAUSE
+              : pause.multipliedBy(2);
+    }
+  }
+
+  /** Sleeps, waking early on Ctrl-C. */
+  private void sleep(Duration pause) {
+    long until = System.nanoTime() + pause.toNanos();
+    while (System.nanoTime() < until && !interrupted.getAsBoolean()) {
+      try {
+        Thread.sleep(
+            Math.min(TICK.toMillis(), Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private void record(
+      long trialId, Instant start, Instant end, Attempt.Status status, String error) {
+    store.recordAttempt(trialId, new Attempt(start, end, status, error));
+  }
+}
