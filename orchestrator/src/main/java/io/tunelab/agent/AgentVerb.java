@@ -9,6 +9,9 @@ public enum AgentVerb {
   RESTORE("restore"),
   JOURNAL("journal"),
   RUN("run"),
+  START("start"),
+  GO("go"),
+  WAIT("wait"),
   DROP_CACHES("drop-caches"),
   SYNC("sync"),
   CANCEL("cancel");

@@ -37,7 +37,8 @@ class ProtocolConfinedTest {
    * of the matrix; {@code "facts"} too: it names a row of {@code hosts check}.
    */
   private static final List<String> VERBS =
-      List.of("hello", "read", "apply", "restore", "journal", "run", "cancel");
+      List.of(
+          "hello", "read", "apply", "restore", "journal", "run", "start", "go", "wait", "cancel");
 
   @Test
   void runAndCliSpeakNoProtocol() throws IOException {
