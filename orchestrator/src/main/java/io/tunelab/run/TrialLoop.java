@@ -68,14 +68,7 @@ final class TrialLoop {
         if (interrupted.getAsBoolean()) {
           break;
         }
-        store.finishTrial(
-            trial.trialId(),
-            new TrialResult(
-                TrialStatus.OK,
-                null,
-                outcome.workloadSeconds(),
-                outcome.samples(),
-                outcome.settings()));
+        store.finishTrial(trial.trialId(), outcome.result());
         ok++;
         double wall = (System.nanoTime() - start) / 1e9;
         overheadTotal += wall - outcome.workloadSeconds();
@@ -84,9 +77,7 @@ final class TrialLoop {
         if (interrupted.getAsBoolean()) {
           break;
         }
-        store.finishTrial(
-            trial.trialId(),
-            new TrialResult(TrialStatus.FAILED, f.getMessage(), 0, List.of(), f.settings));
+        store.finishTrial(trial.trialId(), f.result());
         failed++;
         out.accept(prefix + ": FAILED: " + f.getMessage());
       } catch (AgentException e) {
