@@ -1121,7 +1121,8 @@ trial_parse() {
 # Starts the trial a run/start payload describes ($1: the verb) in its own process group
 # and returns once every process waits at the barrier. The agent keeps two FIFOs open
 # for writing: closing "open" releases the barrier (or, without $J/go, calls the trial
-# off), closing "end" ends a trial that has monitors but no jobs.
+# off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
+# whose end of file says that every job has ended.
 trial_start() {
   if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
     err "$1: needs setsid (util-linux) and timeout (coreutils) on this host"
@@ -1134,13 +1135,13 @@ trial_start() {
     rm -rf "$J"
     return "$ts_rc"
   fi
-  if ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/barrier" "$J/readyq"; then
+  if ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
     err "$1: cannot create the trial's FIFOs in $J"
     rm -rf "$J"
     return 1
   fi
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
-  exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started"
+  exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started" 5<>"$J/done"
   # The trial: a new session and process group holding every process of this request,
   # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
   setsid "$SELF_SH" "$0" __trial "$J" "$TN" "$TM" "$TT" "$TD" \
@@ -1149,9 +1150,10 @@ trial_start() {
   CUR_GSTART=
   proc_stat "$CUR_G" && CUR_GSTART=$PS_START
   printf '%s %s\n' "$CUR_G" "$CUR_GSTART" >"$J/pgid"
-  # The trial closes its end of "started" once every process is at the barrier (or it
-  # died): end of file here.
-  exec 3<"$J/started" 4>&-
+  TRIAL_WAITED=0
+  # Only the trial keeps writers of "started" and "done": end of file on each says it
+  # got there (or died).
+  exec 3<"$J/started" 9<"$J/done" 4>&- 5>&-
   IFS= read -r LINE <&3
   exec 3<&-
   return 0
@@ -1163,12 +1165,13 @@ trial_go() {
   exec 7>&-
 }
 
-# Waits for the trial to end (calling it off when it was never released) and prints
-# what it did; status 0 when every job exited 0 or was stopped by the duration.
-trial_finish() {
-  exec 7>&- 6>&-
-  wait "$CUR_G"
-  CUR_G=
+# Waits until every job has ended (calling the trial off when it was never released) and
+# prints what they did; status 0 when every job exited 0 or was stopped by the duration.
+trial_jobs() {
+  exec 7>&-
+  IFS= read -r LINE <&9
+  exec 9<&-
+  TRIAL_WAITED=1
   tf_rc=0
   tf_i=1
   while [ "$tf_i" -le "$TN" ]; do
@@ -1199,14 +1202,6 @@ trial_finish() {
     tf_i=$((tf_i + 1))
   done
   tf_i=1
-  while [ "$tf_i" -le "$TM" ]; do
-    first_line "$J/m$tf_i/name"
-    tf_name=$LINE
-    first_line "$J/m$tf_i/rc"
-    printf 'monitor\t%s\t%s\n' "$tf_name" "${LINE:-255}"
-    tf_i=$((tf_i + 1))
-  done
-  tf_i=1
   while [ "$tf_i" -le "$TN" ]; do
     tf_dir=$J/$tf_i
     first_line "$tf_dir/name"
@@ -1217,30 +1212,45 @@ trial_finish() {
     job_lines err "$tf_name" "$tf_dir/err" tail
     tf_i=$((tf_i + 1))
   done
-  tf_i=1
-  while [ "$tf_i" -le "$TM" ]; do
-    first_line "$J/m$tf_i/name"
-    job_lines out "$LINE" "$J/m$tf_i/out" all
-    job_lines err "$LINE" "$J/m$tf_i/err" tail
-    tf_i=$((tf_i + 1))
+  return "$tf_rc"
+}
+
+# Stops the monitors, waits for the trial to end and prints what the monitors did.
+trial_end() {
+  exec 6>&-
+  wait "$CUR_G"
+  CUR_G=
+  te_i=1
+  while [ "$te_i" -le "$TM" ]; do
+    first_line "$J/m$te_i/name"
+    te_name=$LINE
+    first_line "$J/m$te_i/rc"
+    printf 'monitor\t%s\t%s\n' "$te_name" "${LINE:-255}"
+    te_i=$((te_i + 1))
+  done
+  te_i=1
+  while [ "$te_i" -le "$TM" ]; do
+    first_line "$J/m$te_i/name"
+    job_lines out "$LINE" "$J/m$te_i/out" all
+    job_lines err "$LINE" "$J/m$te_i/err" tail
+    te_i=$((te_i + 1))
   done
   rm -rf "$J"
-  return "$tf_rc"
 }
 
 verb_run() {
   if [ -n "${CUR_G:-}" ]; then
-    err "run: a trial is started; wait for it first"
+    err "run: a trial is started; stop it first"
     return 3
   fi
   trial_start run || return $?
   trial_go
-  trial_finish
+  verb_stop
 }
 
 verb_start() {
   if [ -n "${CUR_G:-}" ]; then
-    err "start: a trial is started already; wait for it first"
+    err "start: a trial is started already; stop it first"
     return 3
   fi
   trial_start start
@@ -1258,12 +1268,32 @@ verb_go() {
   trial_go
 }
 
+# This host's jobs have ended: what they did. A trial without monitors ends here; one
+# with monitors goes on until stop.
 verb_wait() {
-  if [ -z "${CUR_G:-}" ]; then
-    err "wait: no trial is started"
+  if [ -z "${CUR_G:-}" ] || [ "$TRIAL_WAITED" = 1 ]; then
+    err "wait: no trial is started, or its jobs were reported already"
     return 2
   fi
-  trial_finish
+  trial_jobs
+  vw_rc=$?
+  [ "$TM" -gt 0 ] || trial_end
+  return "$vw_rc"
+}
+
+# Ends the trial: what its jobs did (unless wait said it), then its monitors stopped.
+verb_stop() {
+  if [ -z "${CUR_G:-}" ]; then
+    err "stop: no trial is started"
+    return 2
+  fi
+  vs_rc=0
+  if [ "$TRIAL_WAITED" = 0 ]; then
+    trial_jobs
+    vs_rc=$?
+  fi
+  trial_end
+  return "$vs_rc"
 }
 
 # From a second, one-shot agent: stop the workloads of the run in progress.
@@ -1316,6 +1346,7 @@ dispatch() {
     start) verb_start ;;
     go) verb_go ;;
     wait) verb_wait ;;
+    stop) verb_stop ;;
     drop-caches) verb_drop_caches ;;
     sync) verb_sync ;;
     cancel) verb_cancel ;;
@@ -1381,7 +1412,7 @@ run_job() {
   rj_dir=$1
   rj_timeout=$2
   # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
-  exec 3<&- 4>&- 8<&- 9>&-
+  exec 3<&- 4>&- 7>&- 8<&- 9>&-
   exec 6<"$J/barrier"
   rj_setup=0
   job_setup "$rj_dir" || rj_setup=1
@@ -1439,7 +1470,7 @@ monitor_start() {
   ms_dir=$1
   (
     trap - TERM
-    exec 3<&- 4>&- 5>&- 8<&- 9>&-
+    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
     while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
       export "${ms_kv?}"
     done <"$ms_dir/env"
@@ -1492,11 +1523,13 @@ trial_main() {
   tm_timeout=$4
   tm_duration=$5
   trap '' TERM HUP
-  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" when
-  # the agent waits. Opened for reading while the inherited writers still exist, so the
+  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
+  # stop. Opened for reading while the inherited writers still exist, so the
   # opens never block; then those inherited writers are dropped.
   exec 3<"$J/open" 8<"$J/end"
   exec 7>&- 6>&-
+  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
+  exec 7>&5 5>&-
   exec 9<>"$J/barrier" 5<>"$J/readyq"
   tm_wrappers=
   tm_i=1
@@ -1531,6 +1564,7 @@ trial_main() {
   if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
     (
       trap - TERM
+      exec 7>&- 8<&-
       sleep "$tm_duration"
       trial_stop INT
       sleep "$STOP_GRACE"
@@ -1538,15 +1572,14 @@ trial_main() {
     ) >/dev/null 2>&1 &
     tm_timer=$!
   fi
-  if [ -n "$tm_wrappers" ]; then
-    # shellcheck disable=SC2086 # a list of pids
-    wait $tm_wrappers
-  else
-    # Monitors alone: they run until the agent's wait.
-    IFS= read -r LINE <&8
-  fi
-  exec 8<&-
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$tm_wrappers" ] || wait $tm_wrappers
   [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # Tells the agent: every job has ended.
+  exec 7>&-
+  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
+  [ "$TM" = 0 ] || IFS= read -r LINE <&8
+  exec 8<&-
   tm_i=1
   while [ "$tm_i" -le "$TM" ]; do
     first_line "$J/m$tm_i/pid"
@@ -1941,9 +1974,9 @@ serve() {
 one_shot() {
   EXPERIMENT=
   case $1 in
-    start | go | wait)
+    start | go | wait | stop)
       # A started trial lives with the agent that started it: only a serve can go on.
-      err "$1 is a serve verb (start, go and wait belong to one agent process)"
+      err "$1 is a serve verb (start, go, wait and stop belong to one agent process)"
       exit 2
       ;;
   esac

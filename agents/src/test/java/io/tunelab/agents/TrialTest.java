@@ -18,9 +18,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The two-phase trial of a serve: {@code start} forks every process up to the barrier, {@code go}
- * releases them, {@code wait} reports; with per-job scheduling, stdin, whole output, a duration
- * that stops jobs with SIGINT, and monitors that run only while the jobs do.
+ * The trial of a serve in steps: {@code start} forks every process up to the barrier, {@code go}
+ * releases them, {@code wait} reports the jobs, {@code stop} the monitors; with per-job scheduling,
+ * stdin, whole output, a duration that stops jobs with SIGINT, and monitors that run from the
+ * release until stop.
  */
 class TrialTest {
 
@@ -255,7 +256,7 @@ class TrialTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
-  void monitorsRunFromJustBeforeTheReleaseUntilTheLastJobEnds(String shell, @TempDir Path dir)
+  void monitorsRunFromJustBeforeTheReleaseUntilStop(String shell, @TempDir Path dir)
       throws Exception {
     String marker = Procs.marker("TUNELAB_TEST_MONITOR");
     AgentHarness agent = new AgentHarness(shell, dir);
@@ -266,7 +267,7 @@ class TrialTest {
               "start",
               lines(
                   List.of(
-                      job("w.0", List.of("sleep", "0.6")),
+                      job("w.0", List.of("sleep", "0.4")),
                       List.of(tab("monitor", "ticker@client"), tab("env", marker)),
                       sh(tick).stream().map(a -> tab("arg", a)).toList())));
       assertEquals(0, start.rc(), start.stderr());
@@ -275,19 +276,30 @@ class TrialTest {
 
       assertEquals(0, server.request("go").rc());
       Result wait = server.request("wait");
-
+      // this host's job has ended; another host's may not have: the monitor goes on
       assertEquals(0, wait.rc(), wait.stderr());
-      assertEquals(tab("ticker@client", "143"), wait.rest("monitor").get(0));
-      List<String> rows = out(wait, "ticker@client");
+      assertEquals(List.of(), wait.rest("monitor"));
+      assertEquals(0, rc(wait, "w.0"));
+      Thread.sleep(400);
+      assertFalse(Procs.withEnv(marker).isEmpty(), "the monitor runs until stop");
+      assertEquals(3, server.request("start", tab("job", "x"), tab("arg", "true")).rc());
+      Result stop = server.request("stop");
+
+      assertEquals(0, stop.rc(), stop.stderr());
+      assertEquals(List.of(), stop.rest("job"), "the jobs were reported by wait");
+      assertEquals(tab("ticker@client", "143"), stop.rest("monitor").get(0));
+      List<String> rows = out(stop, "ticker@client");
       assertEquals("first", rows.get(0));
-      assertTrue(rows.size() >= 4 && rows.size() <= 9, rows.toString());
+      assertTrue(rows.size() >= 5 && rows.size() <= 16, rows.toString());
       assertEquals(List.of(), Procs.awaitNone(marker, 2000), "the monitor stopped");
+      assertFalse(Files.exists(agent.state().resolve("jobs")));
+      assertEquals(2, server.request("stop").rc(), "nothing left to stop");
     }
   }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
-  void monitorsWithoutJobsRunUntilWait(String shell, @TempDir Path dir) throws Exception {
+  void monitorsWithoutJobsRunUntilStop(String shell, @TempDir Path dir) throws Exception {
     String marker = Procs.marker("TUNELAB_TEST_MONITOR");
     AgentHarness agent = new AgentHarness(shell, dir);
     try (Server server = agent.serve()) {
@@ -297,12 +309,13 @@ class TrialTest {
       assertEquals(0, server.request("start", payload.toArray(String[]::new)).rc());
       assertEquals(0, server.request("go").rc());
       Thread.sleep(500);
-      assertFalse(Procs.withEnv(marker).isEmpty(), "the monitor runs until wait");
+      assertFalse(Procs.withEnv(marker).isEmpty(), "the monitor runs until stop");
 
-      Result wait = server.request("wait");
+      Result stop = server.request("stop");
 
-      assertEquals(0, wait.rc(), wait.stderr());
-      assertTrue(out(wait, "m@server").size() >= 3, wait.lines().toString());
+      assertEquals(0, stop.rc(), stop.stderr());
+      assertEquals(List.of(), stop.rest("job"));
+      assertTrue(out(stop, "m@server").size() >= 3, stop.lines().toString());
       assertEquals(List.of(), Procs.awaitNone(marker, 2000));
     }
   }
@@ -324,9 +337,11 @@ class TrialTest {
               .rc());
 
       Result wait = server.request("wait");
+      Result stop = server.request("stop");
 
       assertEquals(1, wait.rc());
       assertEquals(130, rc(wait, "a.0"));
+      assertEquals(0, stop.rc(), stop.stderr());
       assertFalse(Files.exists(agent.knobPath("RAN")));
       assertFalse(Files.exists(agent.knobPath("MON")));
       assertFalse(Files.exists(agent.state().resolve("jobs")));
@@ -341,6 +356,7 @@ class TrialTest {
     try (Server server = agent.serve()) {
       assertEquals(2, server.request("go").rc(), "go before start");
       assertEquals(2, server.request("wait").rc(), "wait before start");
+      assertEquals(2, server.request("stop").rc(), "stop before start");
       String[] sleeper = lines(List.of(job("s.0", List.of("sleep", "0.2"))));
       assertEquals(0, server.request("start", sleeper).rc());
       assertEquals(3, server.request("start", sleeper).rc(), "a second start");
@@ -349,6 +365,12 @@ class TrialTest {
       assertEquals(2, server.request("go").rc(), "a second go");
       assertEquals(0, server.request("wait").rc());
       assertEquals(2, server.request("wait").rc(), "a second wait");
+      assertEquals(2, server.request("stop").rc(), "a trial without monitors ends at wait");
+      assertEquals(0, server.request("start", sleeper).rc());
+      assertEquals(0, server.request("go").rc());
+      Result stop = server.request("stop");
+      assertEquals(0, stop.rc(), "stop alone reports the jobs too");
+      assertEquals(0, rc(stop, "s.0"));
     }
     Result oneShot = agent.call("start", tab("job", "x"), tab("arg", "true"));
     assertEquals(2, oneShot.rc());

@@ -150,8 +150,8 @@ public final class AgentSession implements AutoCloseable {
 
   /**
    * Forks a trial's processes and monitors on this host and returns once every process waits at the
-   * barrier; nothing runs until {@link #releaseTrial}. Then {@link #awaitTrial} must follow
-   * (without a release it calls the trial off).
+   * barrier; nothing runs until {@link #releaseTrial}. Then {@link #awaitTrial} (without a release
+   * it calls the trial off) and, for a trial with monitors, {@link #endTrial} must follow.
    */
   public void startTrial(TrialRequest request) {
     Duration stop =
@@ -167,13 +167,23 @@ public final class AgentSession implements AutoCloseable {
   }
 
   /**
-   * Waits for the started trial's processes to end on this host (its monitors alone: stops them),
-   * and returns what they did.
+   * Waits for the started trial's processes on this host to end and returns what they did. A trial
+   * with monitors goes on (they sample until the other hosts' processes have ended too) until
+   * {@link #endTrial}; one without ends here.
    */
   public TrialReport awaitTrial() {
     Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
-    startedLimit = null;
     return TrialReport.from(outcome(AgentVerb.WAIT, List.of(), limit.plus(RUN_GRACE)));
+  }
+
+  /**
+   * Stops the started trial's monitors and ends it: returns what they printed, and what its
+   * processes did unless {@link #awaitTrial} returned that already.
+   */
+  public TrialReport endTrial() {
+    Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
+    startedLimit = null;
+    return TrialReport.from(outcome(AgentVerb.STOP, List.of(), limit.plus(RUN_GRACE)));
   }
 
   /** Syncs, then drops the page cache, dentries and inodes (needs root). */

@@ -12,6 +12,7 @@ public enum AgentVerb {
   START("start"),
   GO("go"),
   WAIT("wait"),
+  STOP("stop"),
   DROP_CACHES("drop-caches"),
   SYNC("sync"),
   CANCEL("cancel");

@@ -4,7 +4,6 @@ import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.TrialReport;
 import io.tunelab.agent.TrialRequest;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,8 @@ final class TrialJobs {
           });
     } catch (RuntimeException e) {
       try {
-        hosts.parallel(started, AgentSession::awaitTrial);
+        // without a release, the trial is called off: nothing ran
+        hosts.parallel(started, AgentSession::endTrial);
       } catch (RuntimeException again) {
         e.addSuppressed(again);
       }
@@ -56,16 +56,33 @@ final class TrialJobs {
       // The released hosts run: they are awaited all the same.
       failures.add(e);
     }
-    List<String> monitorsOnly =
-        requests.keySet().stream().filter(h -> !jobHosts.contains(h)).toList();
+    // Each host reports when its processes have ended; monitors run on until every host has,
+    // then stop everywhere at once.
     List<String> withJobs = requests.keySet().stream().filter(jobHosts::contains).toList();
+    List<String> withMonitors =
+        requests.keySet().stream().filter(h -> !requests.get(h).monitors().isEmpty()).toList();
+    Map<String, TrialReport> jobs = Map.of();
+    try {
+      jobs = hosts.parallel(withJobs, AgentSession::awaitTrial);
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    Map<String, TrialReport> monitors = Map.of();
+    try {
+      monitors = hosts.parallel(withMonitors, AgentSession::endTrial);
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
     Map<String, TrialReport> reports = new LinkedHashMap<>();
-    for (Collection<String> group : List.of(withJobs, monitorsOnly)) {
-      try {
-        reports.putAll(hosts.parallel(group, AgentSession::awaitTrial));
-      } catch (RuntimeException e) {
-        failures.add(e);
-      }
+    for (String host : requests.keySet()) {
+      TrialReport j = jobs.get(host);
+      TrialReport m = monitors.get(host);
+      reports.put(
+          host,
+          new TrialReport(
+              j == null ? 0 : j.status(),
+              j == null ? List.of() : j.processes(),
+              m == null ? List.of() : m.monitors()));
     }
     if (!failures.isEmpty()) {
       RuntimeException first = failures.get(0);

@@ -38,7 +38,8 @@ class ProtocolConfinedTest {
    */
   private static final List<String> VERBS =
       List.of(
-          "hello", "read", "apply", "restore", "journal", "run", "start", "go", "wait", "cancel");
+          "hello", "read", "apply", "restore", "journal", "run", "start", "go", "wait", "stop",
+          "cancel");
 
   @Test
   void runAndCliSpeakNoProtocol() throws IOException {

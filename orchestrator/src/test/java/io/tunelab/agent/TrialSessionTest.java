@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A trial's start, release and wait through the typed client, against the real agent. */
+/** A trial's start, release, wait and end through the typed client, against the real agent. */
 class TrialSessionTest {
   @TempDir Path dir;
 
@@ -74,8 +74,11 @@ class TrialSessionTest {
               Duration.ofMinutes(1)));
       agent.releaseTrial();
       TrialReport report = agent.awaitTrial();
+      TrialReport end = agent.endTrial();
 
       assertEquals(0, report.status());
+      assertEquals(List.of(), report.monitors(), "monitors run on until the trial ends");
+      assertEquals(List.of(), end.processes(), "the processes were reported already");
       ProcessReport writer = report.processes().get(0);
       assertEquals("writer.0", writer.result().name());
       assertEquals(
@@ -88,7 +91,7 @@ class TrialSessionTest {
       assertEquals(List.of("stopped"), sleeper.result().stdout());
       double seconds = sleeper.result().hostSeconds();
       assertTrue(seconds >= 0.55 && seconds < 3, "stopped after " + seconds + " s");
-      MonitorReport ticker = report.monitors().get(0);
+      MonitorReport ticker = end.monitors().get(0);
       assertEquals("ticker@client", ticker.name());
       assertTrue(ticker.ranToTheEnd(), ticker.toString());
       assertTrue(ticker.stdout().size() >= 3, ticker.toString());
