@@ -4,6 +4,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.run.ExperimentRunner;
+import io.tunelab.run.HostConnector;
 import io.tunelab.run.RunSummary;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.SqliteResultStore;
@@ -19,12 +20,16 @@ import java.util.List;
 record WorkloadRun(RunSummary summary, List<TrialResult> results, List<String> out, Path db) {
 
   static WorkloadRun of(Path dir, String matrixText) {
+    return of(dir, matrixText, host -> new LocalTransport());
+  }
+
+  /** The run over {@code connector}'s hosts, e.g. the lab's over SSH. */
+  static WorkloadRun of(Path dir, String matrixText, HostConnector connector) {
     Matrix matrix = MatrixLoader.load("m.yaml", matrixText);
     Path db = dir.resolve("w.db");
     List<String> out = new ArrayList<>();
     try (RecordingStore store = new RecordingStore(SqliteResultStore.open(db))) {
-      ExperimentRunner runner =
-          new ExperimentRunner(host -> new LocalTransport(), store, out::add, "test");
+      ExperimentRunner runner = new ExperimentRunner(connector, store, out::add, "test");
       RunSummary summary = runner.run(matrix);
       return new WorkloadRun(summary, List.copyOf(store.results), out, db);
     }
