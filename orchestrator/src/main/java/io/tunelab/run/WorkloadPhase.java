@@ -199,7 +199,8 @@ final class WorkloadPhase {
   private String problem(JobPlan job, ProcessReport report) {
     JobResult r = report.result();
     if (r.exitCode() == 124 && report.stopped() != Stopped.KILLED) {
-      return "timed out: still running after " + seconds(timeout) + " (workload.timeout)";
+      String which = plan.timeout() != null ? "workload.timeout" : "tunelab's default timeout";
+      return "timed out: still running after " + seconds(timeout) + " (" + which + ")";
     }
     String why = Measurements.problem(job, r, report.stopped());
     if (why == null && report.stdoutDropped() > 0) {
