@@ -1154,9 +1154,20 @@ trial_start() {
   # Only the trial keeps writers of "started" and "done": end of file on each says it
   # got there (or died).
   exec 3<"$J/started" 9<"$J/done" 4>&- 5>&-
-  IFS= read -r LINE <&3
+  await_eof 3
   exec 3<&-
   return 0
+}
+
+# Blocks until end of file on the FIFO open on fd $1. In `wait`, not in `read`: a signal
+# that ends the agent meanwhile must leave its exit trap able to end the trial (bash's
+# read builtin, interrupted so, leaves later reads of the exit trap failing).
+await_eof() {
+  case $1 in
+    3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
+    *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
+  esac
+  wait "$!"
 }
 
 # Opens the barrier: every process of the trial starts now.
@@ -1169,7 +1180,7 @@ trial_go() {
 # prints what they did; status 0 when every job exited 0 or was stopped by the duration.
 trial_jobs() {
   exec 7>&-
-  IFS= read -r LINE <&9
+  await_eof 9
   exec 9<&-
   TRIAL_WAITED=1
   tf_rc=0
@@ -1683,8 +1694,10 @@ cleanup() {
   trap '' INT TERM HUP
   if [ -n "${CUR_G:-}" ]; then
     : >"$J/cancel" 2>/dev/null
-    group_end "$CUR_G" "$CUR_GSTART"
-    rm -rf "$J"
+    # In a fresh shell: bash, ended by a signal while its read builtin waited for input,
+    # fails every read of its exit trap, and group_end reads /proc with it. Should this
+    # fail anyway, jobs/ stays for the next agent, which ends the group.
+    "$SELF_SH" "$0" __end "$CUR_G" "$CUR_GSTART" && rm -rf "$J"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
   rm -rf "$T"
@@ -2008,6 +2021,11 @@ case $1 in
   __reader)
     [ $# -eq 4 ] || exit 2
     reader_main "$2" "$3" "$4"
+    ;;
+  __end)
+    [ $# -eq 3 ] || exit 2
+    group_end "$2" "$3"
+    exit 0
     ;;
 esac
 if [ $# -ne 1 ]; then

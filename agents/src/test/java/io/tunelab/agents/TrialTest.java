@@ -441,4 +441,42 @@ class TrialTest {
     assertEquals(List.of(), Procs.awaitNone(marker, 3000));
     assertEquals(List.of(), Procs.awaitNone(agentMarker, 3000));
   }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aNewServeTakesOverFromAnAgentWhoseTrialIsRunning(String shell, @TempDir Path dir)
+      throws Exception {
+    String marker = Procs.marker("TUNELAB_TEST_JOB");
+    AgentHarness agent = new AgentHarness(shell, dir).env("TUNELAB_GRACE", "30");
+    Path knob = agent.knob("read_ahead_kb", "128");
+    Server old = agent.serve();
+    assertEquals(0, old.request("apply", tab("set", knob, "4096")).rc());
+    for (String verb : List.of("run", "start")) {
+      // blocked in a run's wait, or idle between go and wait
+      Server holder = old;
+      if (verb.equals("start")) {
+        assertEquals(
+            0,
+            holder
+                .request(
+                    "start", lines(List.of(job("s.0", List.of("sleep", "30"), tab("env", marker)))))
+                .rc());
+        assertEquals(0, holder.request("go").rc());
+      } else {
+        holder.send("run", lines(List.of(job("s.0", List.of("sleep", "30"), tab("env", marker)))));
+      }
+      assertFalse(Procs.awaitSome(marker, 5000).isEmpty(), "the job started");
+      holder.closeStdin();
+      agent.env("TUNELAB_LOCK_WAIT", "30");
+
+      Server next = agent.serve();
+      assertEquals(0, next.request("hello").rc());
+
+      assertTrue(holder.waitFor(5), "the old agent exits");
+      assertEquals(List.of(), Procs.awaitNone(marker, 3000), verb + ": the trial ended");
+      old = next;
+    }
+    assertEquals(List.of(tab("restored", knob, "128")), old.request("restore").lines());
+    old.close();
+  }
 }
