@@ -20,6 +20,14 @@ err() {
   printf 'tunelab-agent: %s\n' "$*" >&2
 }
 
+# True when $1 is seconds with an optional fraction.
+is_seconds() {
+  case $1 in
+    "" | . | *[!0-9.]* | *.*.*) return 1 ;;
+  esac
+  return 0
+}
+
 UID_NOW=$(id -u)
 BOOT=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || BOOT=
 [ -n "$BOOT" ] || BOOT=unknown
@@ -70,6 +78,19 @@ LOCK_WAIT=${TUNELAB_LOCK_WAIT:-15}
 case $LOCK_WAIT in
   "" | *[!0-9]*) LOCK_WAIT=15 ;;
 esac
+# Seconds a job stopped by a trial's duration (SIGINT) has to end before SIGKILL: fio
+# writes its JSON and dd its summary in well under a second; a process that flushes
+# gigabytes of dirty pages on exit may need several.
+STOP_GRACE=${TUNELAB_STOP_GRACE:-10}
+if ! is_seconds "$STOP_GRACE"; then
+  err "ignoring TUNELAB_STOP_GRACE=$STOP_GRACE (want seconds); using 10"
+  STOP_GRACE=10
+fi
+# What a trial's answer returns of a job's output: its whole stdout on request (fio's
+# JSON, a monitor's rows) up to OUT_CAP lines, else the last TAIL_LINES lines.
+OUT_CAP=100000
+TAIL_LINES=200
+BULK=0
 
 # ---------------------------------------------------------------------------
 # Values
@@ -402,6 +423,7 @@ proc_stat() {
   PS_STATE=$1
   PS_PPID=$2
   PS_PGRP=$3
+  PS_NICE=${17}
   PS_START=${20}
 }
 
@@ -486,6 +508,40 @@ tree_pids() {
     proc_stat "$tp_pid" || continue
     case " $TP " in
       *" $PS_PPID "*) TP="$TP $tp_pid" ;;
+    esac
+  done
+}
+
+# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
+descendants() {
+  DS=
+  [ $# -gt 0 ] || return 0
+  ds_roots=" $* "
+  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
+    $1 ~ /^[0-9]+$/ {
+      rest = $0
+      if (!sub(/.*\) /, "", rest)) next
+      split(rest, f, " ")
+      kids[f[2]] = kids[f[2]] " " $1
+    }
+    END {
+      queue = roots
+      while (queue != "") {
+        n = split(queue, q, " "); queue = ""
+        for (i = 1; i <= n; i++) {
+          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
+        }
+      }
+      print out
+    }')
+  ds_seen=$ds_roots
+  for ds_pid in $ds_list; do
+    proc_stat "$ds_pid" || continue
+    case $ds_seen in
+      *" $PS_PPID "*)
+        DS="$DS $ds_pid"
+        ds_seen="$ds_seen$ds_pid "
+        ;;
     esac
   done
 }
@@ -917,7 +973,7 @@ jobs_claim() {
     first_line "$J/owner"
     # shellcheck disable=SC2086 # "PID START"
     if [ -n "$LINE" ] && [ "${LINE%% *}" != "$$" ] && alive $LINE; then
-      err "run: another run is in progress (agent pid ${LINE%% *})"
+      err "$1: another run is in progress (agent pid ${LINE%% *})"
       return 3
     fi
     rm -rf "$J"
@@ -927,143 +983,328 @@ jobs_claim() {
   : >"$J/pids"
 }
 
-# Prints "KIND<TAB>NAME<TAB>LINE" for the last 200 lines of a job's output file.
-job_tail() {
+# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file: all of it up to OUT_CAP lines
+# (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES lines.
+# Arguments: KIND, NAME, FILE, all|tail.
+job_lines() {
   [ -s "$3" ] || return 0
-  tail -n 200 "$3" | while IFS= read -r jt_line || [ -n "$jt_line" ]; do
-    printf '%s\t%s\t%s\n' "$1" "$2" "$jt_line"
-  done
+  BULK=1
+  if [ "$4" = all ]; then
+    awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" '
+      NR <= cap { print p $0 }
+      END { if (NR > cap) printf "cut\t%s\t%d\n", name, NR - cap }' "$3"
+  else
+    tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" '{ print p $0 }'
+  fi
 }
 
-verb_run() {
-  if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
-    err "run: needs setsid (util-linux) and timeout (coreutils) on this host"
-    return 3
-  fi
-  jobs_claim || return $?
-  ru_n=0
-  ru_timeout=
-  ru_bad=0
-  while IFS= read -r ru_line || [ -n "$ru_line" ]; do
-    ru_value=${ru_line#*"$TAB"}
-    case $ru_line in
+# Reads a run/start payload into $J: one directory per job ($J/1 …) and per monitor
+# ($J/m1 …), TN jobs, TM monitors, TT the timeout and TD the duration. Status 2 when
+# the payload is malformed ($1: the verb, for messages).
+trial_parse() {
+  TN=0
+  TM=0
+  TT=0
+  TD=0
+  tp_bad=0
+  tp_dir=
+  tp_names=$NL
+  while IFS= read -r tp_line || [ -n "$tp_line" ]; do
+    tp_value=${tp_line#*"$TAB"}
+    case $tp_line in
       "") continue ;;
-      "job$TAB"*)
-        case $ru_value in
+      "job$TAB"* | "monitor$TAB"*)
+        case $tp_value in
           "" | *[!A-Za-z0-9._:@+-]*)
-            err "run: bad job name: $ru_value"
-            ru_bad=1
+            err "$1: bad job name: $tp_value"
+            tp_bad=1
+            tp_dir=
             continue
             ;;
         esac
-        ru_i=1
-        while [ "$ru_i" -le "$ru_n" ]; do
-          first_line "$J/$ru_i/name"
-          if [ "$LINE" = "$ru_value" ]; then
-            err "run: job $ru_value given twice"
-            ru_bad=1
-          fi
-          ru_i=$((ru_i + 1))
-        done
-        ru_n=$((ru_n + 1))
-        mkdir "$J/$ru_n" || return 1
-        printf '%s\n' "$ru_value" >"$J/$ru_n/name"
-        : >"$J/$ru_n/argv"
-        : >"$J/$ru_n/env"
+        case $tp_names in
+          *"$NL$tp_value$NL"*)
+            err "$1: job $tp_value given twice"
+            tp_bad=1
+            ;;
+        esac
+        tp_names=$tp_names$tp_value$NL
+        case $tp_line in
+          job*)
+            TN=$((TN + 1))
+            tp_dir=$J/$TN
+            ;;
+          *)
+            TM=$((TM + 1))
+            tp_dir=$J/m$TM
+            ;;
+        esac
+        mkdir "$tp_dir" || return 1
+        printf '%s\n' "$tp_value" >"$tp_dir/name"
+        : >"$tp_dir/argv"
+        : >"$tp_dir/env"
         ;;
-      "arg$TAB"* | "env$TAB"*)
-        if [ "$ru_n" = 0 ]; then
-          err "run: '${ru_line%%"$TAB"*}' before the first job"
-          ru_bad=1
+      "arg$TAB"* | "env$TAB"* | "stdin$TAB"* | "nice$TAB"* | "ionice$TAB"* | "cpus$TAB"* | "stdout$TAB"*)
+        tp_key=${tp_line%%"$TAB"*}
+        if [ -z "$tp_dir" ]; then
+          err "$1: '$tp_key' before the first job"
+          tp_bad=1
           continue
         fi
-        case $ru_line in
-          "arg$TAB"*) printf '%s\n' "$ru_value" >>"$J/$ru_n/argv" ;;
+        case $tp_dir:$tp_key in
+          */m*:arg | */m*:env) ;;
+          */m*:*)
+            err "$1: '$tp_key' is not for a monitor"
+            tp_bad=1
+            continue
+            ;;
+        esac
+        case $tp_key:$tp_value in
+          arg:*) printf '%s\n' "$tp_value" >>"$tp_dir/argv" ;;
+          stdin:*) printf '%s\n' "$tp_value" >>"$tp_dir/stdin" ;;
+          env:[A-Za-z_]*=*)
+            case ${tp_value%%=*} in
+              *[!A-Za-z0-9_]*)
+                err "$1: bad env line (want KEY=VALUE): $tp_value"
+                tp_bad=1
+                ;;
+              *) printf '%s\n' "$tp_value" >>"$tp_dir/env" ;;
+            esac
+            ;;
+          nice:-[0-9] | nice:-1[0-9] | nice:-20 | nice:[0-9] | nice:1[0-9] | \
+            ionice:idle | ionice:be/[0-7] | ionice:rt/[0-7] | cpus:[0-9]* | stdout:all | stdout:tail)
+            case $tp_key:$tp_value in
+              cpus:*[!0-9,-]*)
+                err "$1: bad cpus (want a taskset list such as 0-3,6): $tp_value"
+                tp_bad=1
+                ;;
+              *) printf '%s\n' "$tp_value" >"$tp_dir/$tp_key" ;;
+            esac
+            ;;
           *)
-            case ${ru_value%%=*} in
-              "" | [0-9]* | *[!A-Za-z0-9_]*) ru_bad=1 ;;
-            esac
-            case $ru_value in
-              *=*) ;;
-              *) ru_bad=1 ;;
-            esac
-            if [ "$ru_bad" = 1 ]; then
-              err "run: bad env line (want KEY=VALUE): $ru_value"
-              continue
-            fi
-            printf '%s\n' "$ru_value" >>"$J/$ru_n/env"
+            err "$1: bad $tp_key line: $tp_value"
+            tp_bad=1
             ;;
         esac
         ;;
-      "timeout$TAB"*)
-        case $ru_value in
-          "" | . | *[!0-9.]* | *.*.*)
-            err "run: bad timeout (want seconds): $ru_value"
-            ru_bad=1
-            ;;
-          *) ru_timeout=$ru_value ;;
-        esac
+      "timeout$TAB"* | "duration$TAB"*)
+        if ! is_seconds "$tp_value"; then
+          err "$1: bad ${tp_line%%"$TAB"*} (want seconds): $tp_value"
+          tp_bad=1
+        elif [ "${tp_line%%"$TAB"*}" = timeout ]; then
+          TT=$tp_value
+        else
+          TD=$tp_value
+        fi
         ;;
       *)
-        err "run: bad payload line: $ru_line"
-        ru_bad=1
+        err "$1: bad payload line: $tp_line"
+        tp_bad=1
         ;;
     esac
   done <"$P"
-  [ "$ru_n" -gt 0 ] || {
-    err "run: no job given"
-    ru_bad=1
-  }
-  ru_i=1
-  while [ "$ru_i" -le "$ru_n" ]; do
-    if [ ! -s "$J/$ru_i/argv" ]; then
-      first_line "$J/$ru_i/name"
-      err "run: job $LINE has no arg line"
-      ru_bad=1
-    fi
-    ru_i=$((ru_i + 1))
-  done
-  if [ "$ru_bad" = 1 ]; then
-    rm -rf "$J"
-    return 2
+  if [ "$TN" = 0 ] && { [ "$1" = run ] || [ "$TM" = 0 ]; }; then
+    err "$1: no job given"
+    tp_bad=1
   fi
+  for tp_dir in "$J"/[0-9]* "$J"/m[0-9]*; do
+    [ -d "$tp_dir" ] || continue
+    if [ ! -s "$tp_dir/argv" ]; then
+      first_line "$tp_dir/name"
+      err "$1: job $LINE has no arg line"
+      tp_bad=1
+    fi
+  done
+  [ "$tp_bad" = 0 ] || return 2
+}
 
+# Starts the trial a run/start payload describes ($1: the verb) in its own process group
+# and returns once every process waits at the barrier. The agent keeps two FIFOs open
+# for writing: closing "open" releases the barrier (or, without $J/go, calls the trial
+# off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
+# whose end of file says that every job has ended.
+trial_start() {
+  if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
+    err "$1: needs setsid (util-linux) and timeout (coreutils) on this host"
+    return 3
+  fi
+  jobs_claim "$1" || return $?
+  trial_parse "$1"
+  ts_rc=$?
+  if [ "$ts_rc" != 0 ]; then
+    rm -rf "$J"
+    return "$ts_rc"
+  fi
+  if ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
+    err "$1: cannot create the trial's FIFOs in $J"
+    rm -rf "$J"
+    return 1
+  fi
+  # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
+  exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started" 5<>"$J/done"
   # The trial: a new session and process group holding every process of this request,
   # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
-  setsid "$SELF_SH" "$0" __trial "$J" "$ru_n" "${ru_timeout:-0}" \
+  setsid "$SELF_SH" "$0" __trial "$J" "$TN" "$TM" "$TT" "$TD" \
     </dev/null >/dev/null 2>>"$J/trial.err" &
   CUR_G=$!
   CUR_GSTART=
   proc_stat "$CUR_G" && CUR_GSTART=$PS_START
   printf '%s %s\n' "$CUR_G" "$CUR_GSTART" >"$J/pgid"
+  TRIAL_WAITED=0
+  # Only the trial keeps writers of "started" and "done": end of file on each says it
+  # got there (or died).
+  exec 3<"$J/started" 9<"$J/done" 4>&- 5>&-
+  await_eof 3
+  exec 3<&-
+  return 0
+}
+
+# Blocks until end of file on the FIFO open on fd $1. In `wait`, not in `read`: a signal
+# that ends the agent meanwhile must leave its exit trap able to end the trial (bash's
+# read builtin, interrupted so, leaves later reads of the exit trap failing).
+await_eof() {
+  case $1 in
+    3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
+    *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
+  esac
+  wait "$!"
+}
+
+# Opens the barrier: every process of the trial starts now.
+trial_go() {
+  : >"$J/go"
+  exec 7>&-
+}
+
+# Waits until every job has ended (calling the trial off when it was never released) and
+# prints what they did; status 0 when every job exited 0 or was stopped by the duration.
+trial_jobs() {
+  exec 7>&-
+  await_eof 9
+  exec 9<&-
+  TRIAL_WAITED=1
+  tf_rc=0
+  tf_i=1
+  while [ "$tf_i" -le "$TN" ]; do
+    tf_dir=$J/$tf_i
+    first_line "$tf_dir/name"
+    tf_name=$LINE
+    first_line "$tf_dir/rc"
+    tf_jrc=${LINE:-255}
+    first_line "$tf_dir/start"
+    tf_start=${LINE:-0}
+    first_line "$tf_dir/end"
+    tf_end=${LINE:-0}
+    first_line "$tf_dir/stopped"
+    printf 'job\t%s\t%s\t%s\t%s\n' "$tf_name" "$tf_jrc" "$tf_start" "$tf_end"
+    if [ "$tf_jrc" != 0 ] && { [ "$LINE" != INT ] || [ "$tf_jrc" = 124 ]; }; then
+      tf_rc=1
+    fi
+    tf_i=$((tf_i + 1))
+  done
+  tf_i=1
+  while [ "$tf_i" -le "$TN" ]; do
+    first_line "$J/$tf_i/name"
+    tf_name=$LINE
+    first_line "$J/$tf_i/stopped"
+    [ -z "$LINE" ] || printf 'stopped\t%s\t%s\n' "$tf_name" "$LINE"
+    first_line "$J/$tf_i/sched"
+    [ -z "$LINE" ] || printf 'sched\t%s\t%s\n' "$tf_name" "$LINE"
+    tf_i=$((tf_i + 1))
+  done
+  tf_i=1
+  while [ "$tf_i" -le "$TN" ]; do
+    tf_dir=$J/$tf_i
+    first_line "$tf_dir/name"
+    tf_name=$LINE
+    first_line "$tf_dir/stdout"
+    job_lines out "$tf_name" "$tf_dir/out" "${LINE:-tail}"
+    job_lines err "$tf_name" "$tf_dir/setup.err" tail
+    job_lines err "$tf_name" "$tf_dir/err" tail
+    tf_i=$((tf_i + 1))
+  done
+  return "$tf_rc"
+}
+
+# Stops the monitors, waits for the trial to end and prints what the monitors did.
+trial_end() {
+  exec 6>&-
   wait "$CUR_G"
   CUR_G=
-
-  ru_rc=0
-  ru_i=1
-  while [ "$ru_i" -le "$ru_n" ]; do
-    ru_dir=$J/$ru_i
-    first_line "$ru_dir/name"
-    ru_name=$LINE
-    first_line "$ru_dir/rc"
-    ru_jrc=${LINE:-255}
-    first_line "$ru_dir/start"
-    ru_start=${LINE:-0}
-    first_line "$ru_dir/end"
-    ru_end=${LINE:-0}
-    printf 'job\t%s\t%s\t%s\t%s\n' "$ru_name" "$ru_jrc" "$ru_start" "$ru_end"
-    [ "$ru_jrc" = 0 ] || ru_rc=1
-    ru_i=$((ru_i + 1))
+  te_i=1
+  while [ "$te_i" -le "$TM" ]; do
+    first_line "$J/m$te_i/name"
+    te_name=$LINE
+    first_line "$J/m$te_i/rc"
+    printf 'monitor\t%s\t%s\n' "$te_name" "${LINE:-255}"
+    te_i=$((te_i + 1))
   done
-  ru_i=1
-  while [ "$ru_i" -le "$ru_n" ]; do
-    first_line "$J/$ru_i/name"
-    job_tail out "$LINE" "$J/$ru_i/out"
-    job_tail err "$LINE" "$J/$ru_i/err"
-    ru_i=$((ru_i + 1))
+  te_i=1
+  while [ "$te_i" -le "$TM" ]; do
+    first_line "$J/m$te_i/name"
+    job_lines out "$LINE" "$J/m$te_i/out" all
+    job_lines err "$LINE" "$J/m$te_i/err" tail
+    te_i=$((te_i + 1))
   done
   rm -rf "$J"
-  return "$ru_rc"
+}
+
+verb_run() {
+  if [ -n "${CUR_G:-}" ]; then
+    err "run: a trial is started; stop it first"
+    return 3
+  fi
+  trial_start run || return $?
+  trial_go
+  verb_stop
+}
+
+verb_start() {
+  if [ -n "${CUR_G:-}" ]; then
+    err "start: a trial is started already; stop it first"
+    return 3
+  fi
+  trial_start start
+}
+
+verb_go() {
+  if [ -z "${CUR_G:-}" ]; then
+    err "go: no trial is started"
+    return 2
+  fi
+  if [ -e "$J/go" ]; then
+    err "go: the trial is released already"
+    return 2
+  fi
+  trial_go
+}
+
+# This host's jobs have ended: what they did. A trial without monitors ends here; one
+# with monitors goes on until stop.
+verb_wait() {
+  if [ -z "${CUR_G:-}" ] || [ "$TRIAL_WAITED" = 1 ]; then
+    err "wait: no trial is started, or its jobs were reported already"
+    return 2
+  fi
+  trial_jobs
+  vw_rc=$?
+  [ "$TM" -gt 0 ] || trial_end
+  return "$vw_rc"
+}
+
+# Ends the trial: what its jobs did (unless wait said it), then its monitors stopped.
+verb_stop() {
+  if [ -z "${CUR_G:-}" ]; then
+    err "stop: no trial is started"
+    return 2
+  fi
+  vs_rc=0
+  if [ "$TRIAL_WAITED" = 0 ]; then
+    trial_jobs
+    vs_rc=$?
+  fi
+  trial_end
+  return "$vs_rc"
 }
 
 # From a second, one-shot agent: stop the workloads of the run in progress.
@@ -1113,6 +1354,10 @@ dispatch() {
     restore) verb_restore ;;
     journal) verb_journal ;;
     run) verb_run ;;
+    start) verb_start ;;
+    go) verb_go ;;
+    wait) verb_wait ;;
+    stop) verb_stop ;;
     drop-caches) verb_drop_caches ;;
     sync) verb_sync ;;
     cancel) verb_cancel ;;
@@ -1124,37 +1369,95 @@ dispatch() {
 }
 
 # ---------------------------------------------------------------------------
-# A trial: `setsid sh tunelab-agent.sh __trial JOBS N TIMEOUT`, the leader of the
-# request's process group. It ignores TERM and INT itself, so a signal sent to the
-# whole group reaches the workloads and the trial lives on to record what happened.
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
+# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
+# signal sent to the whole group reaches the workloads and the trial lives on to record
+# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
+# closes the only writer, so all are released at once and nothing polls meanwhile.
 
-# One job: load argv, wait at the barrier, time the workload.
+# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
+# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
+# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
+# fails the job.
+job_setup() {
+  js_dir=$1
+  IFS= read -r LINE </proc/self/stat
+  js_self=${LINE%% *}
+  js_rc=0
+  if [ -s "$js_dir/nice" ]; then
+    first_line "$js_dir/nice"
+    renice -n "$LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/ionice" ]; then
+    first_line "$js_dir/ionice"
+    case $LINE in
+      idle) set -- -c 3 ;;
+      be/*) set -- -c 2 -n "${LINE#be/}" ;;
+      *) set -- -c 1 -n "${LINE#rt/}" ;;
+    esac
+    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/cpus" ]; then
+    first_line "$js_dir/cpus"
+    taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
+  fi
+  js_nice=
+  proc_stat "$js_self" && js_nice=$PS_NICE
+  js_cpus=
+  while IFS= read -r js_line; do
+    case $js_line in
+      Cpus_allowed_list:*)
+        js_cpus=${js_line#*:}
+        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
+        break
+        ;;
+    esac
+  done </proc/self/status
+  js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
+  return "$js_rc"
+}
+
+# One job: load argv, set it up, wait at the barrier, time the workload.
 run_job() {
   rj_dir=$1
   rj_timeout=$2
+  # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
+  exec 3<&- 4>&- 7>&- 8<&- 9>&-
+  exec 6<"$J/barrier"
+  rj_setup=0
+  job_setup "$rj_dir" || rj_setup=1
   set --
   while IFS= read -r rj_word || [ -n "$rj_word" ]; do
     set -- "$@" "$rj_word"
   done <"$rj_dir/argv"
-  : >"$rj_dir/ready"
-  while [ ! -e "$J/go" ]; do
-    sleep 0.002
-  done
-  if [ -e "$J/cancel" ]; then
+  rj_in=/dev/null
+  [ ! -e "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  printf 'ready\n' >&5
+  exec 5>&-
+  if [ "$rj_setup" = 1 ]; then
+    # Its CPU list was refused: the job cannot run as asked.
+    printf '125\n' >"$rj_dir/rc"
+    return 0
+  fi
+  IFS= read -r rj_word <&6
+  exec 6<&-
+  if [ ! -e "$J/go" ] || [ -e "$J/cancel" ]; then
     printf '130\n' >"$rj_dir/rc"
     return 0
   fi
   date +%s%N >"$rj_dir/start"
   # The env lines are exported in the workload's own process, so they cannot clobber
   # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
-  # (its timer dies with it: no sleeping process) and, because it catches INT, gives
-  # the workload the default INT action that a backgrounded shell command never has.
+  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
+  # gives the workload their default actions, which a backgrounded shell command (INT)
+  # or a child of this trial (TERM) would not have.
   (
     while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
       export "${rj_kv?}"
     done <"$rj_dir/env"
     exec timeout --foreground -k 2 "$rj_timeout" "$@"
-  ) </dev/null >"$rj_dir/out" 2>"$rj_dir/err" &
+  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
   rj_pid=$!
   printf '%s\n' "$rj_pid" >"$rj_dir/pid"
   printf '%s\n' "$rj_pid" >>"$J/pids"
@@ -1172,40 +1475,148 @@ run_job() {
   printf '%s\n' "$rj_rc" >"$rj_dir/rc"
 }
 
+# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
+# ignore as the leader does.
+monitor_start() {
+  ms_dir=$1
+  (
+    trap - TERM
+    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
+    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
+      export "${ms_kv?}"
+    done <"$ms_dir/env"
+    set --
+    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
+      set -- "$@" "$ms_word"
+    done <"$ms_dir/argv"
+    exec "$@"
+  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
+  printf '%s\n' "$!" >"$ms_dir/pid"
+}
+
+# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
+# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
+# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
+trial_stop() {
+  ts_roots=
+  ts_i=1
+  while [ "$ts_i" -le "$TN" ]; do
+    ts_dir=$J/$ts_i
+    ts_i=$((ts_i + 1))
+    [ ! -e "$ts_dir/rc" ] || continue
+    first_line "$ts_dir/pid"
+    alive "$LINE" || continue
+    if [ "$1" = INT ]; then
+      printf 'INT\n' >"$ts_dir/stopped"
+    elif [ -e "$ts_dir/stopped" ]; then
+      printf 'KILL\n' >"$ts_dir/stopped"
+    else
+      continue
+    fi
+    ts_roots="$ts_roots $LINE"
+  done
+  [ -n "$ts_roots" ] || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  descendants $ts_roots
+  if [ "$1" = INT ]; then
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all INT $DS
+  else
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all KILL $DS $ts_roots
+  fi
+}
+
 trial_main() {
   J=$1
-  tr_n=$2
+  TN=$2
+  TM=$3
+  tm_timeout=$4
+  tm_duration=$5
   trap '' TERM HUP
-  # A single job has nobody to wait for: open the barrier now and save its polling forks.
-  [ "$tr_n" -gt 1 ] || : >"$J/go"
-  tr_i=1
-  while [ "$tr_i" -le "$tr_n" ]; do
+  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
+  # stop. Opened for reading while the inherited writers still exist, so the
+  # opens never block; then those inherited writers are dropped.
+  exec 3<"$J/open" 8<"$J/end"
+  exec 7>&- 6>&-
+  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
+  exec 7>&5 5>&-
+  exec 9<>"$J/barrier" 5<>"$J/readyq"
+  tm_wrappers=
+  tm_i=1
+  while [ "$tm_i" -le "$TN" ]; do
     # The shells print "Terminated" when a workload is killed: keep it off our stderr.
-    run_job "$J/$tr_i" "$3" 2>"$J/$tr_i/agent.err" &
-    printf '%s\n' "$!" >"$J/$tr_i/wrapper"
-    tr_i=$((tr_i + 1))
+    run_job "$J/$tm_i" "$tm_timeout" 2>"$J/$tm_i/agent.err" &
+    printf '%s\n' "$!" >"$J/$tm_i/wrapper"
+    tm_wrappers="$tm_wrappers $!"
+    tm_i=$((tm_i + 1))
   done
-  tr_i=1
-  while [ "$tr_n" -gt 1 ] && [ "$tr_i" -le "$tr_n" ]; do
-    first_line "$J/$tr_i/wrapper"
-    while [ ! -e "$J/$tr_i/ready" ] && kill -0 "$LINE" 2>/dev/null; do
-      sleep 0.002
+  # Every job writes a line when it waits at the barrier and closes its end of the queue;
+  # end of file once all have (or died).
+  exec 6<"$J/readyq" 5>&-
+  while IFS= read -r LINE <&6; do :; done
+  exec 6<&-
+  # Tells the agent: every process waits at the barrier.
+  exec 4>&-
+  IFS= read -r LINE <&3
+  exec 3<&-
+  tm_go=0
+  if [ -e "$J/go" ] && [ ! -e "$J/cancel" ]; then
+    tm_go=1
+    tm_i=1
+    while [ "$tm_i" -le "$TM" ]; do
+      monitor_start "$J/m$tm_i"
+      tm_i=$((tm_i + 1))
     done
-    tr_i=$((tr_i + 1))
+  fi
+  # The barrier opens (called off without $J/go).
+  exec 9>&-
+  tm_timer=
+  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
+    (
+      trap - TERM
+      exec 7>&- 8<&-
+      sleep "$tm_duration"
+      trial_stop INT
+      sleep "$STOP_GRACE"
+      trial_stop KILL
+    ) >/dev/null 2>&1 &
+    tm_timer=$!
+  fi
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$tm_wrappers" ] || wait $tm_wrappers
+  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # Tells the agent: every job has ended.
+  exec 7>&-
+  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
+  [ "$TM" = 0 ] || IFS= read -r LINE <&8
+  exec 8<&-
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    [ -z "$LINE" ] || kill -s TERM "$LINE" 2>/dev/null
+    tm_i=$((tm_i + 1))
   done
-  : >"$J/go"
-  wait
-  # What the workloads left running (a daemonised child, a killed job's subshell) is
-  # still in this group: end it now, not when it pleases.
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    if [ -n "$LINE" ]; then
+      wait "$LINE"
+      printf '%s\n' "$?" >"$J/m$tm_i/rc"
+    fi
+    tm_i=$((tm_i + 1))
+  done
+  # What the workloads left running (a daemonised child, a killed job's subshell, the
+  # timer's sleep) is still in this group: end it now, not when it pleases.
   group_members "$$" "$$"
   [ -n "$GM" ] || exit 0
   kill -s TERM 0 2>/dev/null
-  tr_tries=0
-  while [ "$tr_tries" -lt 40 ]; do
+  tm_tries=0
+  while [ "$tm_tries" -lt 40 ]; do
     sleep 0.05
     group_members "$$" "$$"
     [ -n "$GM" ] || exit 0
-    tr_tries=$((tr_tries + 1))
+    tm_tries=$((tm_tries + 1))
   done
   # shellcheck disable=SC2086 # a list of pids
   signal_all KILL $GM
@@ -1292,7 +1703,10 @@ cleanup() {
   trap '' INT TERM HUP
   if [ -n "${CUR_G:-}" ]; then
     : >"$J/cancel" 2>/dev/null
-    group_end "$CUR_G" "$CUR_GSTART"
+    # In a fresh shell: bash, ended by a signal while its read builtin waited for input,
+    # fails every read of its exit trap, and group_end reads /proc with it. Should this
+    # fail anyway, jobs/ stays for the next agent, which ends the group.
+    "$SELF_SH" "$0" __end "$CUR_G" "$CUR_GSTART" && rm -rf "$J"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
   rm -rf "$T"
@@ -1564,17 +1978,30 @@ serve() {
     [ "$se_cut" = 0 ] || serve_eof
     # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
     # every fork costs milliseconds, and a phase of a trial should cost one round trip.
+    # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
+    BULK=0
     dispatch "$se_verb" </dev/null >"$R"
     se_rc=$?
-    while IFS= read -r se_out || [ -n "$se_out" ]; do
-      printf '|%s\n' "$se_out"
-    done <"$R"
+    if [ "$BULK" = 1 ]; then
+      sed 's/^/|/' "$R"
+    else
+      while IFS= read -r se_out || [ -n "$se_out" ]; do
+        printf '|%s\n' "$se_out"
+      done <"$R"
+    fi
     printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
   done
 }
 
 one_shot() {
   EXPERIMENT=
+  case $1 in
+    start | go | wait | stop)
+      # A started trial lives with the agent that started it: only a serve can go on.
+      err "$1 is a serve verb (start, go, wait and stop belong to one agent process)"
+      exit 2
+      ;;
+  esac
   prepare_state
   case $1 in
     read | apply | run) cat >"$P" ;;
@@ -1597,12 +2024,17 @@ one_shot() {
 
 case $1 in
   __trial)
-    [ $# -eq 4 ] || exit 2
-    trial_main "$2" "$3" "$4"
+    [ $# -eq 6 ] || exit 2
+    trial_main "$2" "$3" "$4" "$5" "$6"
     ;;
   __reader)
     [ $# -eq 4 ] || exit 2
     reader_main "$2" "$3" "$4"
+    ;;
+  __end)
+    [ $# -eq 3 ] || exit 2
+    group_end "$2" "$3"
+    exit 0
     ;;
 esac
 if [ $# -ne 1 ]; then

@@ -6,7 +6,6 @@ import io.tunelab.knob.ReadResult;
 import io.tunelab.remote.Transport;
 import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +32,15 @@ public final class AgentSession implements AutoCloseable {
   /** How long the final restore of one host may take: a journal of knob writes takes ms. */
   public static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
 
+  /** The agent's grace between SIGINT at a trial's duration and SIGKILL (docs/agent.md). */
+  public static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
   private final Transport transport;
   private final String remotePath;
   private final ServeChannel channel;
+
+  /** How long the started trial may run on the host; null when none is started. */
+  private volatile Duration startedLimit;
 
   AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
     this.transport = transport;
@@ -147,8 +152,7 @@ public final class AgentSession implements AutoCloseable {
   /** {@link #run(List, Duration)}, giving up on the answer after {@code wait}. */
   RunResult run(List<ProcessPlan> jobs, Duration limit, Duration wait) {
     List<String> payload = new ArrayList<>();
-    payload.add(
-        "timeout\t" + BigDecimal.valueOf(limit.toMillis(), 3).stripTrailingZeros().toPlainString());
+    payload.add("timeout\t" + TrialRequest.seconds(limit));
     for (ProcessPlan job : jobs) {
       payload.add("job\t" + job.name());
       job.argv().forEach(a -> payload.add("arg\t" + a));
@@ -165,6 +169,44 @@ public final class AgentSession implements AutoCloseable {
               + channel.stderrSuffix());
     }
     return result;
+  }
+
+  /**
+   * Forks a trial's processes and monitors on this host and returns once every process waits at the
+   * barrier; nothing runs until {@link #releaseTrial}. Then {@link #awaitTrial} (without a release
+   * it calls the trial off) and, for a trial with monitors, {@link #endTrial} must follow.
+   */
+  public void startTrial(TrialRequest request) {
+    Duration stop =
+        request.duration() == null ? Duration.ZERO : request.duration().plus(STOP_GRACE);
+    Duration limit = stop.compareTo(request.timeout()) > 0 ? stop : request.timeout();
+    require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
+    startedLimit = limit;
+  }
+
+  /** Opens the barrier: the started processes and monitors run now. Answers at once. */
+  public void releaseTrial() {
+    require(AgentVerb.GO, List.of(), FACTS_TIMEOUT);
+  }
+
+  /**
+   * Waits for the started trial's processes on this host to end and returns what they did. A trial
+   * with monitors goes on (they sample until the other hosts' processes have ended too) until
+   * {@link #endTrial}; one without ends here.
+   */
+  public TrialReport awaitTrial() {
+    Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
+    return TrialReport.from(outcome(AgentVerb.WAIT, List.of(), limit.plus(RUN_GRACE)));
+  }
+
+  /**
+   * Stops the started trial's monitors and ends it: returns what they printed, and what its
+   * processes did unless {@link #awaitTrial} returned that already.
+   */
+  public TrialReport endTrial() {
+    Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
+    startedLimit = null;
+    return TrialReport.from(outcome(AgentVerb.STOP, List.of(), limit.plus(RUN_GRACE)));
   }
 
   /** Syncs, then drops the page cache, dentries and inodes (needs root). */

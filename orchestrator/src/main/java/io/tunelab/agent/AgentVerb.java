@@ -9,6 +9,10 @@ public enum AgentVerb {
   RESTORE("restore"),
   JOURNAL("journal"),
   RUN("run"),
+  START("start"),
+  GO("go"),
+  WAIT("wait"),
+  STOP("stop"),
   DROP_CACHES("drop-caches"),
   SYNC("sync"),
   CANCEL("cancel");

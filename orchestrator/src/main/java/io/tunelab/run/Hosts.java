@@ -3,6 +3,7 @@ package io.tunelab.run;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,14 @@ public final class Hosts implements AutoCloseable {
       sessions.put(host, fresh);
     }
     return fresh;
+  }
+
+  /**
+   * Runs {@code action} at once on each host of {@code names}; when some fail, throws the first
+   * failure (the others suppressed) after all have finished.
+   */
+  public <T> Map<String, T> parallel(Collection<String> names, Function<AgentSession, T> action) {
+    return forEachName(List.copyOf(names), name -> action.apply(sessions.get(name)));
   }
 
   private <T> Map<String, T> forEachName(List<String> names, Function<String, T> action) {

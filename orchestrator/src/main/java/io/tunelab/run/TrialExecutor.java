@@ -11,10 +11,10 @@ import io.tunelab.knob.KnobValues;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.TrialStep;
 import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.workload.JobPlan;
-import io.tunelab.workload.JobResult;
-import io.tunelab.workload.Measurements;
-import io.tunelab.workload.ProcessPlan;
+import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.TrialStatus;
+import io.tunelab.workload.MonitorPlan;
+import io.tunelab.workload.MonitorPlanner;
 import io.tunelab.workload.Sample;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
@@ -27,7 +27,8 @@ import java.util.Map;
 
 /**
  * Runs one trial: apply the cell's knobs on every host at once, the before-trial steps, then the
- * workload on its role's host; returns the samples or throws {@link TrialFailure}.
+ * workload's jobs and monitors on their roles' hosts ({@link WorkloadPhase}); returns the samples
+ * or throws {@link TrialFailure}.
  */
 final class TrialExecutor {
   static final Duration WORKLOAD_TIMEOUT = Duration.ofHours(6);
@@ -42,43 +43,71 @@ final class TrialExecutor {
     this.states = states;
   }
 
-  /** A trial that ran but failed; its settings are kept for the record. */
+  /** A trial that ran but failed; its settings, and what its processes did, are kept. */
   static final class TrialFailure extends RuntimeException {
     final List<SettingRow> settings;
+    final WorkloadPhase.Result workload;
 
     TrialFailure(String message, List<SettingRow> settings) {
+      this(message, settings, null);
+    }
+
+    TrialFailure(String message, List<SettingRow> settings, WorkloadPhase.Result workload) {
       super(message);
       this.settings = settings;
+      this.workload = workload;
+    }
+
+    /** The trial as the store records it. */
+    TrialResult result() {
+      return workload == null
+          ? new TrialResult(TrialStatus.FAILED, getMessage(), 0, List.of(), settings)
+          : new TrialResult(
+              TrialStatus.FAILED,
+              getMessage(),
+              workload.seconds(),
+              List.of(),
+              settings,
+              workload.monitorRows(),
+              workload.processes(),
+              workload.outputs());
     }
   }
 
   /** The outcome of a trial that succeeded. */
-  record Outcome(List<Sample> samples, List<SettingRow> settings, double workloadSeconds) {}
+  record Outcome(List<SettingRow> settings, WorkloadPhase.Result workload) {
+    List<Sample> samples() {
+      return workload.samples();
+    }
+
+    double workloadSeconds() {
+      return workload.seconds();
+    }
+
+    /** The trial as the store records it. */
+    TrialResult result() {
+      return new TrialResult(
+          TrialStatus.OK,
+          null,
+          workload.seconds(),
+          workload.samples(),
+          settings,
+          workload.monitorRows(),
+          workload.processes(),
+          workload.outputs());
+    }
+  }
 
   Outcome run(Map<RoleKnob, String> requested, Map<String, String> vars) {
     List<SettingRow> settings = apply(requested);
     beforeTrial(vars, settings);
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
-    AgentSession session = hosts.session(hosts.hostOf(plan.jobs().get(0).role()));
-    List<ProcessPlan> processes =
-        plan.jobs().stream().map(JobPlan::processes).flatMap(List::stream).toList();
-    List<JobResult> results = session.run(processes, WORKLOAD_TIMEOUT).jobs();
-    for (JobResult job : results) {
-      if (job.exitCode() != 0) {
-        String last =
-            job.stderr().isEmpty() ? "" : ": " + job.stderr().get(job.stderr().size() - 1);
-        String why = job.exitCode() == 124 ? "timed out" : "exited " + job.exitCode();
-        throw new TrialFailure(
-            "host " + session.host() + ": workload " + job.name() + " " + why + last, settings);
-      }
+    List<MonitorPlan> monitors = MonitorPlanner.plan(matrix.monitors(), vars);
+    WorkloadPhase.Result ran = new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT).run();
+    if (ran.failure() != null) {
+      throw new TrialFailure(ran.failure(), settings, ran);
     }
-    try {
-      List<Sample> samples = Measurements.of(plan, results);
-      double seconds = results.stream().mapToDouble(JobResult::hostSeconds).max().orElse(0);
-      return new Outcome(samples, settings, seconds);
-    } catch (IllegalStateException e) {
-      throw new TrialFailure("host " + session.host() + ": " + e.getMessage(), settings);
-    }
+    return new Outcome(settings, ran);
   }
 
   private List<SettingRow> apply(Map<RoleKnob, String> requested) {

@@ -140,7 +140,7 @@ final class TrialLoop {
                 failure == null
                     ? f
                     : new TrialExecutor.TrialFailure(
-                        failure.getMessage() + "; " + f.getMessage(), settings);
+                        failure.getMessage() + "; " + f.getMessage(), settings, failure.workload);
           }
         } catch (HostRecovery.HostLost e) {
           // The trial stays running and the rest pending, for resume; the caller restores.
@@ -165,24 +165,14 @@ final class TrialLoop {
         }
         double wall = (System.nanoTime() - start) / 1e9;
         if (failure == null) {
-          store.finishTrial(
-              trial.trialId(),
-              new TrialResult(
-                  TrialStatus.OK,
-                  null,
-                  outcome.workloadSeconds(),
-                  outcome.samples(),
-                  outcome.settings()));
+          store.finishTrial(trial.trialId(), outcome.result());
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
           listener.trialEnded(
               new RunListener.TrialEnded(
                   started, TrialStatus.OK, describe(outcome.samples()), wall));
         } else {
-          store.finishTrial(
-              trial.trialId(),
-              new TrialResult(
-                  TrialStatus.FAILED, failure.getMessage(), 0, List.of(), failure.settings));
+          store.finishTrial(trial.trialId(), failure.result());
           failed++;
           listener.trialEnded(
               new RunListener.TrialEnded(

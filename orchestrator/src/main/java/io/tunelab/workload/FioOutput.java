@@ -41,6 +41,20 @@ public record FioOutput(List<ParsedMetric> metrics, int fioJobs, String error) {
   }
 
   /**
+   * fio's JSON document as it printed it (the notes before it left out), to keep with the trial;
+   * null when there is none.
+   */
+  public static String document(List<String> stdout) {
+    int start = 0;
+    while (start < stdout.size() && !stdout.get(start).startsWith("{")) {
+      start++;
+    }
+    return start < stdout.size()
+        ? String.join("\n", stdout.subList(start, stdout.size())) + "\n"
+        : null;
+  }
+
+  /**
    * Reads fio's stdout, which may start with notes (e.g. "queue depth will be capped at 1" or "fio:
    * terminating on signal 2") before the JSON document; {@code stderr} only supplies the error
    * line.

@@ -37,7 +37,9 @@ class ProtocolConfinedTest {
    * of the matrix; {@code "facts"} too: it names a row of {@code hosts check}.
    */
   private static final List<String> VERBS =
-      List.of("hello", "read", "apply", "restore", "journal", "run", "cancel");
+      List.of(
+          "hello", "read", "apply", "restore", "journal", "run", "start", "go", "wait", "stop",
+          "cancel");
 
   @Test
   void runAndCliSpeakNoProtocol() throws IOException {

@@ -23,6 +23,19 @@ final class Lab {
     }
   }
 
+  /** A program the test runs; under CI a missing one fails instead of skipping. */
+  static void requireTool(String name) {
+    boolean found =
+        java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+            .anyMatch(d -> Files.isExecutable(Path.of(d, name)));
+    if (!found) {
+      if ("true".equals(System.getenv("CI"))) {
+        fail(name + " is missing (lab/deps installs it) and CI=true forbids skipping");
+      }
+      Assumptions.abort("needs " + name + " (lab/deps installs it)");
+    }
+  }
+
   /** The repository root (surefire sets TUNELAB_ROOT). */
   static Path root() {
     String env = System.getenv("TUNELAB_ROOT");

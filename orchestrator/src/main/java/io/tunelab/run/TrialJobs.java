@@ -1,0 +1,94 @@
+package io.tunelab.run;
+
+import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.TrialReport;
+import io.tunelab.agent.TrialRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs one trial's processes and monitors across hosts: started on every host at once, released
+ * together once every host's processes wait at their barrier, then awaited. Hosts that only monitor
+ * are awaited after the others, since their monitors run until then.
+ */
+final class TrialJobs {
+  private TrialJobs() {}
+
+  /**
+   * What each host reported. A host that cannot start fails the trial before anything runs: the
+   * hosts that had started call their trial off.
+   *
+   * @param jobHosts the hosts of {@code requests} that run processes (the rest only monitor)
+   */
+  static Map<String, TrialReport> run(
+      Hosts hosts, Map<String, TrialRequest> requests, Set<String> jobHosts) {
+    Set<String> started = ConcurrentHashMap.newKeySet();
+    try {
+      hosts.parallel(
+          requests.keySet(),
+          s -> {
+            s.startTrial(requests.get(s.host()));
+            started.add(s.host());
+            return s;
+          });
+    } catch (RuntimeException e) {
+      try {
+        // without a release, the trial is called off: nothing ran
+        hosts.parallel(started, AgentSession::endTrial);
+      } catch (RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+    List<RuntimeException> failures = new ArrayList<>();
+    try {
+      hosts.parallel(
+          requests.keySet(),
+          s -> {
+            s.releaseTrial();
+            return s;
+          });
+    } catch (RuntimeException e) {
+      // The released hosts run: they are awaited all the same.
+      failures.add(e);
+    }
+    // Each host reports when its processes have ended; monitors run on until every host has,
+    // then stop everywhere at once.
+    List<String> withJobs = requests.keySet().stream().filter(jobHosts::contains).toList();
+    List<String> withMonitors =
+        requests.keySet().stream().filter(h -> !requests.get(h).monitors().isEmpty()).toList();
+    Map<String, TrialReport> jobs = Map.of();
+    try {
+      jobs = hosts.parallel(withJobs, AgentSession::awaitTrial);
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    Map<String, TrialReport> monitors = Map.of();
+    try {
+      monitors = hosts.parallel(withMonitors, AgentSession::endTrial);
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    Map<String, TrialReport> reports = new LinkedHashMap<>();
+    for (String host : requests.keySet()) {
+      TrialReport j = jobs.get(host);
+      TrialReport m = monitors.get(host);
+      reports.put(
+          host,
+          new TrialReport(
+              j == null ? 0 : j.status(),
+              j == null ? List.of() : j.processes(),
+              m == null ? List.of() : m.monitors()));
+    }
+    if (!failures.isEmpty()) {
+      RuntimeException first = failures.get(0);
+      failures.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
+    return reports;
+  }
+}

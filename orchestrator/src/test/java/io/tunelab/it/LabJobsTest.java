@@ -1,0 +1,142 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.inventory.Inventory;
+import io.tunelab.run.SshConnector;
+import io.tunelab.store.ResultStore.ProcessRecord;
+import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.TrialStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A trial's jobs on the lab's two hosts over real SSH (lab/lab): they start together behind one
+ * barrier across both, and a host that only monitors samples the whole workload.
+ */
+class LabJobsTest {
+  static Map<String, String> env;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void up() throws Exception {
+    Lab.requireRoot();
+    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
+    env =
+        Files.readAllLines(Lab.root().resolve("lab/state/env")).stream()
+            .filter(l -> l.contains("=") && !l.startsWith("#"))
+            .collect(
+                Collectors.toMap(
+                    l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (env != null) {
+      LoopDisk.sh(Lab.root().resolve("lab/lab") + " down --force");
+    }
+  }
+
+  private WorkloadRun run(String matrix) throws Exception {
+    Path hosts = Lab.root().resolve("lab/hosts.yaml");
+    Inventory inventory =
+        Inventory.load(hosts.toString(), Files.readString(hosts), hosts.getParent().toString());
+    try (SshConnector connector = new SshConnector(inventory)) {
+      return WorkloadRun.of(
+          dir,
+          matrix.replace("SDISK", env.get("SERVER_DISK")).replace("CDISK", env.get("CLIENT_DISK")),
+          connector);
+    }
+  }
+
+  private static ProcessRecord process(TrialResult trial, String name) {
+    return trial.processes().stream()
+        .filter(p -> p.process().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no process " + name + " in " + trial.processes()));
+  }
+
+  @Test
+  void jobsOnTwoHostsStartTogetherAndEachKeepsItsHostAndClass() throws Exception {
+    WorkloadRun run =
+        run(
+            """
+            name: lab-two-jobs
+            roles: {server: server, client: client}
+            repeat: 2
+            monitors:
+              - { run: iostat, on: server, devices: [SDISK] }
+            workload:
+              duration: 2s
+              timeout: 30s
+              jobs:
+                reader:
+                  on: server
+                  ionice: idle
+                  parser: metrics
+                  command: >-
+                    echo start_ms $(($(date +%s%N) / 1000000));
+                    dd if=/dev/SDISK of=/dev/null bs=4k count=1024 iflag=direct status=none
+                sleeper:
+                  on: client
+                  ionice: be/2
+                  parser: metrics
+                  command: echo start_ms $(($(date +%s%N) / 1000000)); sleep 30
+            """);
+
+    assertEquals(2, run.summary().ok(), run.out().toString());
+    for (TrialResult trial : run.results()) {
+      assertEquals(TrialStatus.OK, trial.status(), trial.error());
+      ProcessRecord reader = process(trial, "reader.0");
+      ProcessRecord sleeper = process(trial, "sleeper.0");
+      assertEquals(List.of("server", "idle"), List.of(reader.host(), reader.ionice()));
+      assertEquals(
+          List.of("client", "best-effort: prio 2"), List.of(sleeper.host(), sleeper.ionice()));
+      assertFalse(reader.stopped(), "the reader ends by itself");
+      assertTrue(sleeper.stopped(), "the duration stops the sleeper");
+      assertTrue(sleeper.seconds() >= 1.9 && sleeper.seconds() < 5, sleeper.toString());
+    }
+    // both hosts are this machine: one clock, so the starts compare directly
+    for (List<String> starts :
+        run.rows(
+            "select max(value) - min(value) from samples where metric = 'start_ms'"
+                + " and job in ('reader.0', 'sleeper.0') group by trial_id")) {
+      double skewMs = Double.parseDouble(starts.get(0));
+      assertTrue(skewMs < 300, "start skew " + skewMs + " ms");
+    }
+    assertTrue(run.sample("iostat@server:" + env.get("SERVER_DISK"), "r_per_s") > 0);
+  }
+
+  @Test
+  void aHostThatOnlyMonitorsCoversTheWholeWorkload() throws Exception {
+    WorkloadRun run =
+        run(
+            """
+            name: lab-monitor-only
+            roles: {server: server, client: client}
+            monitors:
+              - { run: vmstat, on: client }
+            workload:
+              on: server
+              command: sleep 2.5
+            """);
+
+    assertEquals(1, run.summary().ok(), run.out().toString());
+    TrialResult trial = run.results().get(0);
+    long vmstatRows =
+        trial.monitorRows().stream()
+            .filter(r -> r.host().equals("client") && r.metric().equals("us"))
+            .count();
+    assertTrue(vmstatRows >= 2, trial.monitorRows().toString());
+    assertTrue(run.sample("vmstat@client", "id") >= 0);
+  }
+}

@@ -1,0 +1,85 @@
+package io.tunelab.it;
+
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ResultStore;
+import io.tunelab.store.TrialCounts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A result store that remembers every trial result it is handed before passing it on: the tests see
+ * the process records, monitor rows and kept output whether or not the store writes them.
+ */
+final class RecordingStore implements ResultStore {
+  private final ResultStore store;
+  final List<TrialResult> results = new ArrayList<>();
+
+  RecordingStore(ResultStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public void finishTrial(long trialId, TrialResult result) {
+    results.add(result);
+    store.finishTrial(trialId, result);
+  }
+
+  @Override
+  public long createExperiment(ExperimentPlan plan, String toolVersion) {
+    return store.createExperiment(plan, toolVersion);
+  }
+
+  @Override
+  public void recordHost(long experimentId, String role, String host, Map<String, String> facts) {
+    store.recordHost(experimentId, role, host, facts);
+  }
+
+  @Override
+  public void recordVariables(long experimentId, Map<String, String> variables) {
+    store.recordVariables(experimentId, variables);
+  }
+
+  @Override
+  public void setExperimentStatus(long experimentId, ExperimentStatus status) {
+    store.setExperimentStatus(experimentId, status);
+  }
+
+  @Override
+  public Optional<StoredExperiment> findExperiment(String idOrName) {
+    return store.findExperiment(idOrName);
+  }
+
+  @Override
+  public List<Cell> cells(long experimentId) {
+    return store.cells(experimentId);
+  }
+
+  @Override
+  public List<TrialRef> unfinishedTrials(long experimentId) {
+    return store.unfinishedTrials(experimentId);
+  }
+
+  @Override
+  public void startTrial(long trialId) {
+    store.startTrial(trialId);
+  }
+
+  @Override
+  public Map<String, String> variables(long experimentId) {
+    return store.variables(experimentId);
+  }
+
+  @Override
+  public TrialCounts trialCounts(long experimentId) {
+    return store.trialCounts(experimentId);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
