@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /** What the end-to-end tests need from this machine, and a way to call the CLI in-process. */
@@ -23,16 +26,26 @@ final class Lab {
     }
   }
 
-  /** A program the test runs; under CI a missing one fails instead of skipping. */
-  static void requireTool(String name) {
-    boolean found =
-        java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
-            .anyMatch(d -> Files.isExecutable(Path.of(d, name)));
-    if (!found) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail(name + " is missing (lab/deps installs it) and CI=true forbids skipping");
+  /**
+   * The commands must be installed (lab/deps installs them); under CI a missing one fails instead
+   * of skipping.
+   */
+  static void requireCommands(String... names) {
+    String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin";
+    List<String> missing = new ArrayList<>();
+    for (String name : names) {
+      if (Arrays.stream(path.split(":"))
+          .filter(d -> !d.isEmpty())
+          .noneMatch(d -> Files.isExecutable(Path.of(d, name)))) {
+        missing.add(name);
       }
-      Assumptions.abort("needs " + name + " (lab/deps installs it)");
+    }
+    if (!missing.isEmpty()) {
+      String why = "missing " + missing + ": run lab/deps as root";
+      if ("true".equals(System.getenv("CI"))) {
+        fail(why + " (CI=true forbids skipping)");
+      }
+      Assumptions.abort(why);
     }
   }
 

@@ -32,7 +32,7 @@ class WorkloadJobsTest {
   void disk() throws Exception {
     Lab.requireRoot();
     for (String tool : List.of("fio", "ionice", "vmstat", "iostat")) {
-      Lab.requireTool(tool);
+      Lab.requireCommands(tool);
     }
     disk = LoopDisk.create(dir, 64);
   }
