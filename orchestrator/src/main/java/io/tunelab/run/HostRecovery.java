@@ -231,8 +231,16 @@ final class HostRecovery {
     }
   }
 
+  /**
+   * Records an attempt. The record is secondary to the trial's own outcome: when the database
+   * refuses it (a full disk), the outcome still goes on to be stored or kept in a side file.
+   */
   private void record(
       long trialId, Instant start, Instant end, Attempt.Status status, String error) {
-    store.recordAttempt(trialId, new Attempt(start, end, status, error));
+    try {
+      store.recordAttempt(trialId, new Attempt(start, end, status, error));
+    } catch (TunelabException e) {
+      out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
+    }
   }
 }

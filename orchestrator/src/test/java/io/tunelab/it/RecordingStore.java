@@ -79,6 +79,36 @@ final class RecordingStore implements ResultStore {
   }
 
   @Override
+  public int recordAttempt(long trialId, Attempt attempt) {
+    return store.recordAttempt(trialId, attempt);
+  }
+
+  @Override
+  public List<ExperimentSummary> experiments() {
+    return store.experiments();
+  }
+
+  @Override
+  public Optional<StoredExperiment> latest() {
+    return store.latest();
+  }
+
+  @Override
+  public void recordOpenCell(long experimentId, OpenCell cell) {
+    store.recordOpenCell(experimentId, cell);
+  }
+
+  @Override
+  public Optional<OpenCell> openCell(long experimentId) {
+    return store.openCell(experimentId);
+  }
+
+  @Override
+  public void recordEvent(long experimentId, String kind, String host, String message) {
+    store.recordEvent(experimentId, kind, host, message);
+  }
+
+  @Override
   public void close() {
     store.close();
   }

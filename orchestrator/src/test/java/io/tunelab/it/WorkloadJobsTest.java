@@ -103,6 +103,11 @@ class WorkloadJobsTest {
     assertEquals(
         List.of(List.of("2")),
         run.rows("select n from cell_stats where job = 'reader' and metric = 'mib_per_s'"));
+    // the effective classes are stored with each process
+    assertEquals(
+        List.of(List.of("reader", "realtime: prio 0", "2"), List.of("writer", "idle", "2")),
+        run.rows(
+            "select job, ionice, count(*) from trial_processes group by job, ionice order by job"));
   }
 
   @Test
@@ -144,6 +149,11 @@ class WorkloadJobsTest {
       assertEquals("fio-json", kept.get(0).kind());
       assertTrue(kept.get(0).text().startsWith("{") && kept.get(0).text().contains("\"read\""));
     }
+    // fio's whole JSON is kept with every trial, compressed
+    assertEquals(
+        List.of(List.of(Integer.toString(run.results().size()))),
+        run.rows(
+            "select count(*) from trial_outputs where kind = 'fio-json' and length(data) > 0"));
   }
 
   @Test
@@ -224,6 +234,16 @@ class WorkloadJobsTest {
     assertTrue(
         rows.stream().anyMatch(r -> r.monitor().equals("iostat") && r.device().equals(disk.dev)),
         rows.toString());
-    // monitor_samples rows are the store's (schema V2) to write; see the report to the integrator
+    // every interval row is in the database too, as users query it
+    assertEquals(
+        List.of(List.of(Long.toString(perMonitor.get("vmstat")))),
+        run.rows("select count(*) from monitor_samples where monitor = 'vmstat'"));
+    assertEquals(
+        List.of(List.of("1")),
+        run.rows(
+            "select count(distinct t) > 0 from monitor_samples where monitor = 'iostat'"
+                + " and device = '"
+                + disk.dev
+                + "' and metric = 'r_per_s'"));
   }
 }
