@@ -100,6 +100,8 @@ public final class ExperimentRunner {
     interrupted = true;
     Hosts hosts = liveHosts;
     if (hosts != null) {
+      // A trial not yet released never runs; one already running is cancelled below.
+      hosts.stop();
       for (AgentSession session : hosts.all()) {
         try {
           session.cancel();

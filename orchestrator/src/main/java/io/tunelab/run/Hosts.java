@@ -22,6 +22,9 @@ public final class Hosts implements AutoCloseable {
   private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
   private final ExecutorService pool;
 
+  /** Set by Ctrl-C: no trial is released on any host after it. */
+  private volatile boolean stopping;
+
   private Hosts(Map<String, String> roleToHost, HostConnector connector) {
     this.roleToHost = Map.copyOf(roleToHost);
     this.connector = connector;
@@ -50,6 +53,15 @@ public final class Hosts implements AutoCloseable {
       hosts.close();
       throw e;
     }
+  }
+
+  /** Asks that no trial be released any more (Ctrl-C); the one running is cancelled apart. */
+  public void stop() {
+    stopping = true;
+  }
+
+  boolean stopping() {
+    return stopping;
   }
 
   public String hostOf(String role) {

@@ -44,6 +44,11 @@ final class TrialJobs {
       }
       throw e;
     }
+    if (hosts.stopping()) {
+      // Ctrl-C came while the hosts were starting: a cancel sent then found nothing to stop.
+      hosts.parallel(started, AgentSession::endTrial);
+      throw new TrialExecutor.TrialFailure("interrupted before the jobs were released", List.of());
+    }
     List<RuntimeException> failures = new ArrayList<>();
     try {
       hosts.parallel(
