@@ -110,9 +110,11 @@ descendants() {
 
 NAMES=() DONE=() LOST=() DUP=() KNOBS=() LEFT=() TIME=() BAD=0
 row() { # n fault happened lost dup knobs left time ok(0/1)
-  NAMES[$1]=$2 DONE[$1]=$3 LOST[$1]=$4 DUP[$1]=$5 KNOBS[$1]=$6 LEFT[$1]=$7 TIME[$1]=$8
+  local happened=$3
+  [ "$9" = 1 ] || happened="FAILS: $3"
+  NAMES[$1]=$2 DONE[$1]=$happened LOST[$1]=$4 DUP[$1]=$5 KNOBS[$1]=$6 LEFT[$1]=$7 TIME[$1]=$8
   [ "$9" = 1 ] || BAD=1
-  printf 'row %s: %s: %s (lost %s, dup %s, knobs %s, procs %s, %s)\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" >&2
+  printf 'row %s: %s: %s (lost %s, dup %s, knobs %s, procs %s, %s)\n' "$1" "$2" "$happened" "$4" "$5" "$6" "$7" "$8" >&2
 }
 skip() { NAMES[$1]=$2 DONE[$1]=$3 LOST[$1]=- DUP[$1]=- KNOBS[$1]=- LEFT[$1]=- TIME[$1]=-; }
 want() { [[ " $ROWS " == *" $1 "* ]]; }
@@ -293,13 +295,14 @@ EOF
   att=$(attempts_in "$db") lost=$(lost_in "$db") dup=$(dup_in "$db")
   knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
   left=$(left_after "$STATE" 10)
-  extra=$(grep -o 'rebooted (boot id[^)]*)\|reconnected after [0-9.]* s' "$WORK/f$n.out" | head -1)
+  extra=$(grep -o 'rebooted (boot id [0-9a-f]\{8\}[^>]*-> [0-9a-f]\{8\}\|reconnected after [0-9.]* s' "$WORK/f$n.out" | head -1)
   ok=$([ "$rc" = 0 ] && [ "$att" = "1 ok,2 lost,2 ok,3 ok" ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
   if [ "$n" = 8 ]; then
     local written
     written=$(q "$db" "select group_concat(w, ',') from (select s.written w from settings s join trials t
       on t.id = s.trial_id where s.effective = s.requested order by t.seq)")
     [[ "$extra" == rebooted* ]] && [ "$written" = "1,1,0" ] || ok=0
+    extra="${extra}…)"
     extra="$extra; written per trial: $written"
   fi
   row "$n" "$name" "$what; exit $rc; attempts: $att${extra:+; $extra}" \
@@ -334,7 +337,8 @@ EOF
   tl run "$m" --db "$db" >"$WORK/timeout.out" 2>&1
   rc=$?
   st=$(q "$db" "select group_concat(status, ',') from (select status from trials order by seq)")
-  err=$(q "$db" "select substr(error, 1, 60) from trials where seq = 1")
+  err=$(q "$db" "select printf('%.1f s', (julianday(finished_at) - julianday(started_at)) * 86400)
+    || coalesce(', ' || substr(error, 1, 60), '') from trials where seq = 1")
   dup=$(dup_in "$db")
   lost=$(q "$db" "select count(*) from trials where seq = 2 and status <> 'ok'")
   knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
