@@ -1,0 +1,423 @@
+#!/usr/bin/env bash
+# bench/faults.sh [COUNT] — inject the faults of an unattended night and print what happened.
+#
+# Eight rows, one per fault (docs/reliability.md has a full run's table and what each row
+# means for a user). Every row checks that no trial was lost or stored twice, that the knob
+# it tuned is back at its original value and that no process the run started is left.
+# The script exits 1 when any row lost, duplicated or left something, or did not behave.
+#
+#   COUNT                 controller kill -9s in row 1 (default 20)
+#   FAULTS_SEED=N         seed of row 1's random moments (default: from the clock; printed)
+#   FAULTS_DB_LOCK=S      seconds row 6 holds the database's write lock (default 40)
+#   FAULTS_ROWS="1 5 7"   run only these rows (default: all)
+#
+# Needs root: loop disks, a tmpfs, sysfs writes and, for rows 2 and 3, the SSH lab
+# (lab/lab, docs/lab.md): started here only when no lab listens on 127.0.0.2:2222 and
+# taken down again at the end; a lab someone else started is left alone and those rows
+# say "skipped: lab busy". The local agent gets a state directory of its own
+# (TUNELAB_STATE), which is also how its processes are found and counted.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
+COUNT=${1:-20}
+SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
+DB_LOCK=${FAULTS_DB_LOCK:-40}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8}
+JAR=$ROOT/orchestrator/target/tunelab.jar
+LABHOST=/var/tmp/tunelab-lab
+
+[ "$(id -u)" -eq 0 ] || { echo "faults.sh: needs root (loop disks, tmpfs, sysfs)" >&2; exit 2; }
+case $COUNT in '' | *[!0-9]*) echo "usage: bench/faults.sh [COUNT]" >&2; exit 2 ;; esac
+"$ROOT/tunelab" --version >/dev/null || { echo "faults.sh: cannot build or run tunelab" >&2; exit 4; }
+
+WORK=$(mktemp -d /tmp/tunelab-faults.XXXXXX)
+STATE=$WORK/state
+LOOP=
+MOUNTED=
+LAB_MINE=
+BG=()
+
+cleanup() {
+  for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  [ -n "$MOUNTED" ] && { umount "$MOUNTED" 2>/dev/null || umount -l "$MOUNTED"; }
+  if [ -n "$LOOP" ]; then
+    # whatever a failed row left set, the journal puts back
+    tl restore >/dev/null 2>&1
+    losetup -d "/dev/$LOOP" 2>/dev/null
+  fi
+  if [ -n "$LAB_MINE" ]; then
+    "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# tunelab with this script's agent state; the grace is short so a killed run's agent ends soon.
+tl() { TUNELAB_STATE=$STATE TUNELAB_GRACE=2 java -jar "$JAR" "$@"; }
+q() { sqlite3 -cmd '.timeout 60000' "$1" "$2"; }
+now() { date +%s.%N; }
+since() { printf '%.0f s' "$(echo "$(now) - $1" | bc)"; }
+ra() { cat "/sys/block/$1/queue/read_ahead_kb"; }
+
+# Live processes (other than this script) with TUNELAB_STATE=$1 in their environment.
+procs_with() {
+  local marker="TUNELAB_STATE=$1" n=0 p
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = $$ ] && continue
+    if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qxF "$marker"; then
+      n=$((n + 1))
+      [ -z "${SHOW:-}" ] || echo "left: ${p#/proc/} $({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" >&2
+    fi
+  done
+  echo "$n"
+}
+# The same count, after waiting up to $2 s for it to reach 0.
+left_after() {
+  local end=$(($(date +%s) + $2)) n
+  while n=$(procs_with "$1"); [ "$n" -ne 0 ] && [ "$(date +%s)" -lt "$end" ]; do sleep 0.2; done
+  [ "$n" -eq 0 ] || SHOW=1 procs_with "$1" >/dev/null
+  echo "$n"
+}
+
+# Trials of the database $1 not ok (lost), and trials with more than one sample set (dup).
+lost_in() { q "$1" "select count(*) from trials where status <> 'ok' or id not in
+  (select trial_id from samples where job = 'all' and metric = 'seconds')"; }
+dup_in() { q "$1" "select count(*) from (select trial_id from samples where job = 'all'
+  and metric = 'seconds' group by trial_id having count(*) > 1)"; }
+attempts_in() { q "$1" "select group_concat(s, ',') from (select t.seq || ' ' || a.status s
+  from trial_attempts a join trials t on t.id = a.trial_id order by t.seq, a.attempt)"; }
+
+# Waits until trial $2 of database $1 runs (or $3 s pass).
+wait_trial() {
+  local end=$(($(date +%s) + ${3:-60}))
+  while [ "$(date +%s)" -lt "$end" ]; do
+    [ -f "$1" ] && [ -n "$(q "$1" "select 1 from trials where seq = $2 and status = 'running'" 2>/dev/null)" ] &&
+      return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# Every pid below $1.
+descendants() {
+  local c
+  for c in $(ps -o pid= --ppid "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+
+NAMES=() DONE=() LOST=() DUP=() KNOBS=() LEFT=() TIME=() BAD=0
+row() { # n fault happened lost dup knobs left time ok(0/1)
+  local happened=$3
+  [ "$9" = 1 ] || happened="FAILS: $3"
+  NAMES[$1]=$2 DONE[$1]=$happened LOST[$1]=$4 DUP[$1]=$5 KNOBS[$1]=$6 LEFT[$1]=$7 TIME[$1]=$8
+  [ "$9" = 1 ] || BAD=1
+  printf 'row %s: %s: %s (lost %s, dup %s, knobs %s, procs %s, %s)\n' "$1" "$2" "$happened" "$4" "$5" "$6" "$7" "$8" >&2
+}
+skip() { NAMES[$1]=$2 DONE[$1]=$3 LOST[$1]=- DUP[$1]=- KNOBS[$1]=- LEFT[$1]=- TIME[$1]=-; }
+want() { [[ " $ROWS " == *" $1 "* ]]; }
+
+# The local loop disk every local row tunes.
+dd if=/dev/zero of="$WORK/disk.img" bs=1M count=16 status=none
+LOOP=$(losetup -f --show "$WORK/disk.img") || exit 3
+LOOP=${LOOP#/dev/}
+ORIG=$(ra "$LOOP")
+
+# A local matrix $1 (file) with the knob, $2 trials of workload $3, and extra YAML $4.
+local_matrix() {
+  cat >"$1" <<EOF
+name: $(basename "$1" .yaml)
+${4:-}matrix:
+  local.block.$LOOP.read_ahead_kb: [1024, 2048, 4096]
+repeat: $2
+workload:
+  command: $3
+EOF
+}
+
+echo "faults.sh: seed $SEED, count $COUNT, db lock ${DB_LOCK}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)" >&2
+
+# 1. kill -9 of the controller at COUNT random moments, each followed by resume (every
+#    other one by restore first); a finished experiment is followed by a new one.
+if want 1; then
+  t0=$(now) db=$WORK/kill.db m=$WORK/kill.yaml
+  local_matrix "$m" 8 "sleep 0.2"
+  RANDOM=$SEED
+  kills=0 restores=0 exps=1
+  while [ "$kills" -lt "$COUNT" ]; do
+    exp=$(q "$db" "select max(id) from experiments" 2>/dev/null)
+    status=$(q "$db" "select status from experiments where id = '$exp'" 2>/dev/null)
+    if [ -z "$exp" ]; then
+      tl run "$m" --db "$db" >>"$WORK/kill.out" 2>&1 &
+    elif [ "$status" = finished ]; then
+      exps=$((exps + 1))
+      tl run "$m" --db "$db" >>"$WORK/kill.out" 2>&1 &
+    else
+      tl resume "$exp" --db "$db" >>"$WORK/kill.out" 2>&1 &
+    fi
+    pid=$!
+    BG+=("$pid")
+    ms=$((RANDOM % 4000 + 300))
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+    if kill -KILL "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
+    wait "$pid" 2>/dev/null
+    if [ $((kills % 2)) -eq 0 ]; then
+      tl restore --db "$db" >>"$WORK/kill.out" 2>&1 && restores=$((restores + 1))
+    fi
+  done
+  exp=$(q "$db" "select max(id) from experiments")
+  [ "$(q "$db" "select status from experiments where id = $exp")" = finished ] ||
+    tl resume "$exp" --db "$db" >>"$WORK/kill.out" 2>&1
+  unfinished=$(q "$db" "select count(*) from experiments where status <> 'finished'")
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 10)
+  trials=$(q "$db" "select count(*) from trials") exps=$(q "$db" "select count(*) from experiments")
+  ok=$([ "$lost$dup$knob$left$unfinished" = 00000 ] && echo 1 || echo 0)
+  row 1 "controller kill -9 x$COUNT (seed $SEED), resume after each ($restores after restore)" \
+    "$exps experiment(s), $trials trials all ok once; $unfinished unfinished" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
+# Lab rows: the lab's server runs `sleep 3` three times, a knob set on each host; the
+# fault hits trial 2, which must be lost once and then ok.
+LAB_STATE=
+lab_ready() {
+  [ -n "$LAB_STATE" ] && return "$LAB_STATE"
+  if ss -ltn | grep -q '127.0.0.2:2222 '; then
+    LAB_STATE=1
+    return 1
+  fi
+  if "$ROOT/lab/lab" up >"$WORK/lab.out" 2>&1; then
+    LAB_MINE=1 LAB_STATE=0
+  else
+    LAB_STATE=2
+  fi
+  return "$LAB_STATE"
+}
+lab_env() { sed -n "s/^$1=//p" "$ROOT/lab/state/env"; }
+lab_row() { # n name fault-function options...
+  local n=$1 name=$2 fault=$3
+  shift 3
+  lab_ready
+  case $? in
+    1) skip "$n" "$name" "skipped: lab busy (a lab someone else started listens on 127.0.0.2:2222)"; return ;;
+    2) skip "$n" "$name" "NOT RUN: lab/lab up failed ($(tail -1 "$WORK/lab.out"))"; BAD=1; return ;;
+  esac
+  local sd cd sra cra db=$WORK/lab$n.db m=$WORK/lab$n.yaml t0 rc
+  sd=$(lab_env SERVER_DISK) cd=$(lab_env CLIENT_DISK) sra=$(ra "$sd") cra=$(ra "$cd")
+  cat >"$m" <<EOF
+name: lab-fault-$n
+roles: {server: server, client: client}
+settings:
+  server.block.$sd.read_ahead_kb: 4096
+  client.block.$cd.read_ahead_kb: 2048
+repeat: 3
+workload:
+  on: server
+  command: sleep 3
+EOF
+  t0=$(now)
+  java -jar "$JAR" run "$m" --hosts "$ROOT/lab/hosts.yaml" --db "$db" "$@" >"$WORK/lab$n.out" 2>&1 &
+  local pid=$!
+  BG+=("$pid")
+  if ! wait_trial "$db" 2; then
+    kill -KILL "$pid"
+    row "$n" "$name" "trial 2 never started: $(tail -1 "$WORK/lab$n.out")" ? ? ? ? "$(since "$t0")" 0
+    return
+  fi
+  sleep 1
+  local what
+  what=$("$fault")
+  wait "$pid"
+  rc=$?
+  "$ROOT/lab/lab" up >/dev/null 2>&1
+  local att lost dup knob left ok
+  att=$(attempts_in "$db") lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$(([ "$(ra "$sd")" = "$sra" ] || echo x; [ "$(ra "$cd")" = "$cra" ] || echo x) | wc -l)
+  left=$(($(left_after "$LABHOST/server/agent" 10) + $(left_after "$LABHOST/client/agent" 5)))
+  ok=$([ "$rc" = 0 ] && [ "$att" = "1 ok,2 lost,2 ok,3 ok" ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row "$n" "$name" "$what; exit $rc; attempts: $att$(grep -o 'reconnected after [0-9.]* s' "$WORK/lab$n.out" | head -1 | sed 's/^/; /')" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+}
+server_sshd() { cat "$ROOT/lab/state/server/sshd.pid"; }
+kill_sshd() {
+  local s
+  s=$(server_sshd)
+  kill -KILL $(descendants "$s") "$s" 2>/dev/null
+  sleep 2
+  "$ROOT/lab/lab" up >/dev/null 2>&1
+  echo "sshd and its sessions killed, restarted 2 s later"
+}
+stop_sshd() {
+  local s p pids
+  s=$(server_sshd)
+  pids=$s
+  for p in $(descendants "$s"); do
+    case $(cat "/proc/$p/comm" 2>/dev/null) in sshd*) pids="$pids $p" ;; esac
+  done
+  kill -STOP $pids
+  sleep 8
+  kill -CONT $pids
+  echo "sshd SIGSTOP 8 s (keepalive 1 s), SIGCONT"
+}
+want 2 && lab_row 2 "sshd killed and restarted during a trial" kill_sshd --reconnect 30s
+want 3 && lab_row 3 "sshd SIGSTOP past the keepalive, then SIGCONT" stop_sshd --keepalive 1s --reconnect 60s
+
+# Local rows 4 and 8: a run of 3 trials of `sleep 3`; the fault hits trial 2.
+local_fault_row() { # n name fault-function
+  local n=$1 name=$2 fault=$3 db=$WORK/f$1.db m=$WORK/f$1.yaml t0 rc pid what
+  cat >"$m" <<EOF
+name: fault-$n
+settings:
+  local.block.$LOOP.read_ahead_kb: 4096
+repeat: 3
+workload:
+  command: sleep 3
+EOF
+  t0=$(now)
+  tl run "$m" --db "$db" >"$WORK/f$n.out" 2>&1 &
+  pid=$!
+  BG+=("$pid")
+  if ! wait_trial "$db" 2; then
+    kill -KILL "$pid"
+    row "$n" "$name" "trial 2 never started: $(tail -1 "$WORK/f$n.out")" ? ? ? ? "$(since "$t0")" 0
+    return
+  fi
+  sleep 1
+  what=$("$fault")
+  wait "$pid"
+  rc=$?
+  rm -f "$STATE/fake-boot-id"
+  local att lost dup knob left ok extra
+  att=$(attempts_in "$db") lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 10)
+  extra=$(grep -o 'rebooted (boot id [0-9a-f]\{8\}[^>]*-> [0-9a-f]\{8\}\|reconnected after [0-9.]* s' "$WORK/f$n.out" | head -1)
+  ok=$([ "$rc" = 0 ] && [ "$att" = "1 ok,2 lost,2 ok,3 ok" ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  if [ "$n" = 8 ]; then
+    local written
+    written=$(q "$db" "select group_concat(w, ',') from (select s.written w from settings s join trials t
+      on t.id = s.trial_id where s.effective = s.requested order by t.seq)")
+    [[ "$extra" == rebooted* ]] && [ "$written" = "1,1,0" ] || ok=0
+    extra="${extra}…)"
+    extra="$extra; written per trial: $written"
+  fi
+  row "$n" "$name" "$what; exit $rc; attempts: $att${extra:+; $extra}" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+  [ "$rc" = 0 ] || tail -5 "$WORK/f$n.out" >&2
+}
+kill_agent() {
+  kill -KILL "$(cat "$STATE/lock/pid")"
+  echo "agent kill -9"
+}
+fake_reboot() {
+  # what a reboot does: the knob back at its default, a new boot id, the session gone
+  echo "$ORIG" >"/sys/block/$LOOP/queue/read_ahead_kb"
+  echo 0badb007-0000-4000-8000-000000000008 >"$STATE/fake-boot-id"
+  kill -KILL "$(cat "$STATE/lock/pid")"
+  echo "knob reset, fake-boot-id written, agent killed"
+}
+want 4 && local_fault_row 4 "agent killed mid-trial (local)" kill_agent
+
+# 5. A workload that ignores SIGINT, past its timeout: that trial fails, the next runs.
+if want 5; then
+  t0=$(now) db=$WORK/timeout.db m=$WORK/timeout.yaml
+  cat >"$m" <<EOF
+name: timeout
+settings:
+  local.block.$LOOP.read_ahead_kb: 4096
+repeat: 2
+workload:
+  timeout: 2s
+  command: sh -c 'if [ ! -e $WORK/hung ]; then touch $WORK/hung; trap "" INT; sleep 30; fi; sleep 0.2'
+EOF
+  tl run "$m" --db "$db" >"$WORK/timeout.out" 2>&1
+  rc=$?
+  st=$(q "$db" "select group_concat(status, ',') from (select status from trials order by seq)")
+  err=$(q "$db" "select printf('%.1f s', (julianday(finished_at) - julianday(started_at)) * 86400)
+    || coalesce(', ' || substr(error, 1, 60), '') from trials where seq = 1")
+  dup=$(dup_in "$db")
+  lost=$(q "$db" "select count(*) from trials where seq = 2 and status <> 'ok'")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  ok=$([ "$rc" = 1 ] && [ "$st" = "failed,ok" ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 5 "workload ignoring SIGINT past timeout: 2s" "exit $rc; trials: $st; trial 1: $err" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
+# 6. Another writer holds the database's write lock while trials finish.
+if want 6; then
+  t0=$(now) db=$WORK/locked.db m=$WORK/locked.yaml
+  local_matrix "$m" 2 "sleep 0.5"
+  tl run "$m" --db "$db" >"$WORK/locked.out" 2>&1 &
+  pid=$!
+  BG+=("$pid")
+  wait_trial "$db" 2
+  { echo 'BEGIN IMMEDIATE;'; echo "select 'locked';"; sleep "$DB_LOCK"; echo 'COMMIT;'; } |
+    sqlite3 "$db" >"$WORK/locker.out" 2>&1 &
+  locker=$!
+  BG+=("$locker")
+  sleep 1
+  held=$(sqlite3 -cmd '.timeout 100' "$db" 'begin immediate; rollback;' >/dev/null 2>&1 && echo no || echo yes)
+  wait "$pid"
+  rc=$?
+  wait "$locker"
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  ok=$([ "$rc" = 0 ] && [ "$held" = yes ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 6 "database write-locked by sqlite3 for ${DB_LOCK} s" \
+    "lock held: $held; run waited, exit $rc; $(q "$db" "select count(*) from trials") trials all ok" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
+# 7. The database on a 4 MiB tmpfs that the first trial fills.
+if want 7; then
+  t0=$(now) fs=$WORK/fs m=$WORK/full.yaml
+  mkdir -p "$fs"
+  mount -t tmpfs -o size=4m tunelab-faults "$fs" && MOUNTED=$fs
+  db=$fs/t.db
+  local_matrix "$m" 2 "sh -c 'if [ ! -e $fs/fill ]; then dd if=/dev/zero of=$fs/fill bs=64k 2>/dev/null; fi; sleep 0.2'"
+  tl run "$m" --db "$db" >"$WORK/full.out" 2>&1
+  rc=$?
+  side=$(ls "$db.pending" 2>/dev/null | wc -l)
+  : >"$fs/fill"
+  tl resume 1 --db "$db" >"$WORK/full2.out" 2>&1
+  rc2=$?
+  stored=$(grep -c 'stored trial .* from ' "$WORK/full2.out")
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  # a trial the full disk refused must come back from its side file, not be measured again
+  [ "$rc" = 3 ] && [ "$side" -eq 0 ] && lost=$((lost + 1))
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  ok=$([ "$rc" = 3 ] && [ "$side" -ge 1 ] && [ "$rc2" = 0 ] && [ "$stored" -ge 1 ] &&
+    [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 7 "database on a full 4 MiB tmpfs" \
+    "exit $rc ($(grep -o 'cannot [a-z ]* trial [0-9]*: [a-z ]*' "$WORK/full.out" | head -1)), $side side file(s) kept; resume: $stored imported, exit $rc2, all $(q "$db" "select count(*) from trials") ok" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+  umount "$fs" && MOUNTED=
+fi
+
+want 8 && local_fault_row 8 "reboot faked by a changed boot id (test hook)" fake_reboot
+
+# ---------------------------------------------------------------------------------------------
+echo
+echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
+printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
+for n in 1 2 3 4 5 6 7 8; do
+  [ -n "${NAMES[$n]:-}" ] || continue
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
+    "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"
+done
+if [ "$BAD" -ne 0 ]; then
+  echo "faults.sh: at least one row lost, duplicated or left something, or did not behave (output kept in $WORK)" >&2
+  trap - EXIT
+  cleanup_keep() { for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "$MOUNTED" ] && umount -l "$MOUNTED"; tl restore >/dev/null 2>&1; losetup -d "/dev/$LOOP" 2>/dev/null; [ -n "$LAB_MINE" ] && { "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1; }; }
+  cleanup_keep
+  exit 1
+fi
+exit 0
