@@ -26,22 +26,16 @@ final class ResumeCommand implements Callable<Integer> {
       description = "Experiment id or name (latest of that name).")
   String experiment;
 
-  @Mixin DatabaseOption db;
-
-  @Mixin HostsOption hosts;
-
-  @Mixin MaxTimeOption maxTime;
+  @Mixin RunOptions options;
 
   @ParentCommand TunelabCommand top;
-
-  @Mixin RecoveryOptions recovery;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     ResultStore.StoredExperiment stored;
-    try (SqliteResultStore store = SqliteResultStore.open(db.path())) {
+    try (SqliteResultStore store = SqliteResultStore.open(options.db.path())) {
       stored =
           store
               .findExperiment(experiment)
@@ -49,7 +43,7 @@ final class ResumeCommand implements Callable<Integer> {
                   () ->
                       new TunelabException(
                           TunelabException.BAD_INPUT,
-                          "no experiment '" + experiment + "' in " + db.path()));
+                          "no experiment '" + experiment + "' in " + options.db.path()));
     }
     if (stored.status() == ExperimentStatus.FINISHED) {
       throw new TunelabException(
@@ -63,11 +57,11 @@ final class ResumeCommand implements Callable<Integer> {
             MatrixFiles.beside(Path.of(stored.matrixPath())));
     return ExperimentSession.execute(
         matrix,
-        Inventories.forMatrix(hosts, matrix),
-        db.path(),
+        Inventories.forMatrix(options.hosts, matrix),
+        options.db.path(),
         stored,
-        recovery,
+        options.recovery,
         spec.commandLine().getOut(),
-        new ExperimentSession.Watch(top.terminal, maxTime.value()));
+        new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
   }
 }

@@ -19,15 +19,9 @@ final class RunCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
   Path matrix;
 
-  @Mixin DatabaseOption db;
-
-  @Mixin HostsOption hosts;
-
-  @Mixin MaxTimeOption maxTime;
+  @Mixin RunOptions options;
 
   @ParentCommand TunelabCommand top;
-
-  @Mixin RecoveryOptions recovery;
 
   @Spec CommandSpec spec;
 
@@ -36,11 +30,11 @@ final class RunCommand implements Callable<Integer> {
     Matrix m = MatrixFiles.load(matrix);
     return ExperimentSession.execute(
         m,
-        Inventories.forMatrix(hosts, m),
-        db.path(),
+        Inventories.forMatrix(options.hosts, m),
+        options.db.path(),
         null,
-        recovery,
+        options.recovery,
         spec.commandLine().getOut(),
-        new ExperimentSession.Watch(top.terminal, maxTime.value()));
+        new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
   }
 }
