@@ -7,6 +7,12 @@ import io.tunelab.plan.Trial;
 import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.workload.Sample;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -175,5 +181,24 @@ public final class Fixtures {
         effective,
         "128",
         !requested.equals("default"));
+  }
+
+  /** The rows of {@code sql} on the database file, integers widened to longs. */
+  public static List<List<Object>> rows(Path db, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      List<List<Object>> rows = new ArrayList<>();
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          Object v = rs.getObject(i);
+          row.add(v instanceof Integer small ? Long.valueOf(small) : v);
+        }
+        rows.add(row);
+      }
+      return rows;
+    }
   }
 }

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -239,20 +238,6 @@ class TrialOutcomeStoreTest {
   }
 
   private List<List<Object>> rows(String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db());
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      List<List<Object>> rows = new ArrayList<>();
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row.add(v instanceof Integer small ? Long.valueOf(small) : v);
-        }
-        rows.add(row);
-      }
-      return rows;
-    }
+    return Fixtures.rows(db(), sql);
   }
 }
