@@ -64,30 +64,8 @@ class CrashRecoveryTest {
             .replace("DEV", disk.dev)
             .replace("DIR", dir.toString())
             .replace("WORKLOAD", workload));
-    Process p =
-        new ProcessBuilder(
-                List.of(
-                    ProcessHandle.current().info().command().orElse("java"),
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "io.tunelab.cli.Main",
-                    "run",
-                    m.toString(),
-                    "--db",
-                    db.toString()))
-            .redirectOutput(dir.resolve("out.txt").toFile())
-            .redirectErrorStream(true)
-            .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.exists(db)
-          && !EndToEndTest.rows(
-                  db, "select 1 from trials where seq = " + seq + " and status = 'running'")
-              .isEmpty()) {
-        break;
-      }
-      Thread.sleep(20);
-    }
+    Process p = Controller.run(m, db, dir.resolve("out.txt"));
+    Controller.awaitRunning(db, seq);
     return p;
   }
 

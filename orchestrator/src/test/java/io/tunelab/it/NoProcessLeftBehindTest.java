@@ -44,13 +44,7 @@ class NoProcessLeftBehindTest {
   }
 
   private ProcessBuilder tunelab(String... args) {
-    List<String> argv = new ArrayList<>();
-    argv.add(ProcessHandle.current().info().command().orElse("java"));
-    argv.add("-cp");
-    argv.add(System.getProperty("java.class.path"));
-    argv.add("io.tunelab.cli.Main");
-    argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+    ProcessBuilder pb = Controller.tunelab(args);
     Map<String, String> env = pb.environment();
     env.put("TUNELAB_STATE", state.toString());
     env.put("TUNELAB_GRACE", "2");

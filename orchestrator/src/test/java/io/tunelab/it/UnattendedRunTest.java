@@ -109,20 +109,7 @@ class UnattendedRunTest {
   void statusInAnotherProcessShowsTheRunningTrialAndTheLastEvent() throws Exception {
     Path db = dir.resolve("t.db");
     Path m = matrix("watched", "sleep 1.5");
-    Process p =
-        new ProcessBuilder(
-                List.of(
-                    ProcessHandle.current().info().command().orElse("java"),
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "io.tunelab.cli.Main",
-                    "run",
-                    m.toString(),
-                    "--db",
-                    db.toString()))
-            .redirectOutput(dir.resolve("out.txt").toFile())
-            .redirectErrorStream(true)
-            .start();
+    Process p = Controller.run(m, db, dir.resolve("out.txt"));
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (System.nanoTime() < deadline
