@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every {@code ```yaml} block of docs/matrix.md and docs/workloads.md loads; every {@code ```yaml
- * bad} block fails with exactly the message in the {@code ```text} block right after it. A {@code
- * ```fio NAME} block is the job file {@code NAME} for the page's examples.
+ * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md and docs/recipes.md loads; every
+ * {@code ```yaml bad} block fails with exactly the message in the {@code ```text} block right after
+ * it. A {@code ```fio NAME} block is the job file {@code NAME} for the page's examples.
  */
 class DocsExamplesTest {
   private static final String FILE = "matrix.yaml";
@@ -38,6 +38,13 @@ class DocsExamplesTest {
   @TestFactory
   Stream<DynamicTest> everyWorkloadsExampleLoadsOrFailsAsShown() {
     List<DynamicTest> tests = examples("docs/workloads.md");
+    assertTrue(tests.size() >= 3, "expected the page's examples, found " + tests.size());
+    return tests.stream();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyRecipeLoads() {
+    List<DynamicTest> tests = examples("docs/recipes.md");
     assertTrue(tests.size() >= 3, "expected the page's examples, found " + tests.size());
     return tests.stream();
   }
