@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -200,6 +202,19 @@ class IscsiReadTest {
     assertFails(
         List.of("iscsi://127.0.0.9:3262/" + IQN + "/1"),
         "iscsi-read: cannot connect to 127.0.0.9:3262: connection refused");
+  }
+
+  @Test
+  void aSilentTargetIsATimeout() throws Exception {
+    // the kernel completes the connection; nobody ever answers on it
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.9"))) {
+      String where = "127.0.0.9:" + silent.getLocalPort();
+      assertFails(
+          List.of("-t", "1", "iscsi://" + where + "/" + IQN + "/1"),
+          "iscsi-read: timeout: no answer from "
+              + where
+              + " within 1 s while iscsi-read waited for a login response");
+    }
   }
 
   @Test
