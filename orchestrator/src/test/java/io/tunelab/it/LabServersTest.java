@@ -53,7 +53,8 @@ class LabServersTest {
         "iscsi-perf",
         "iscsi-readcapacity16",
         "nfs-ls",
-        "nfs-cp");
+        "nfs-cp",
+        "python3");
     lab = Lab.root().resolve("lab/lab");
     state = Lab.root().resolve("lab/state");
     daemonsBefore = pidsOf(p -> DAEMONS.contains(p.comm()));
@@ -125,6 +126,40 @@ class LabServersTest {
 
     LoopDisk.sh(lab + " down");
     assertNothingLeft(pids);
+  }
+
+  @Test
+  void iothreadsRestartsOnlyTheTargetAndTheHostsReadItWithIscsiRead() throws Exception {
+    LoopDisk.sh(lab + " up");
+    Map<String, String> env = env();
+    String url = env.get("ISCSI_URL");
+    String iscsiRead = env.get("ISCSI_READ") + " -b 16M " + url + " 2>/dev/null";
+    assertEquals(HOSTSIDE + "/bin/iscsi-read", env.get("ISCSI_READ"));
+    assertTrue(LoopDisk.sh(iscsiRead).contains("bytes 268435456 B"));
+    String tgtd = Files.readString(state.resolve("server/tgtd.pid")).trim();
+    String ganesha = Files.readString(state.resolve("server/ganesha.pid")).trim();
+
+    String out = LoopDisk.sh(lab + " iothreads 2");
+
+    String restarted = Files.readString(state.resolve("server/tgtd.pid")).trim();
+    assertEquals(
+        "iscsi: tgtd pid "
+            + restarted
+            + " restarted with 2 I/O threads (was 16);"
+            + " clients lost their sessions\n",
+        out);
+    assertFalse(tgtd.equals(restarted), "tgtd was not restarted");
+    assertEquals(ganesha, Files.readString(state.resolve("server/ganesha.pid")).trim());
+    assertEquals("2", env().get("ISCSI_IOTHREADS"));
+    assertEquals(Files.readString(state.resolve("env")), Files.readString(HOSTSIDE.resolve("env")));
+    assertTrue(LoopDisk.sh(iscsiRead).contains("bytes 268435456 B"), "the LUN is not back");
+    assertEquals(
+        "iscsi: tgtd pid " + restarted + " already runs with 2 I/O threads\n",
+        LoopDisk.sh(lab + " iothreads 2"));
+    // up keeps the choice
+    LoopDisk.sh(lab + " up");
+    assertEquals(restarted, Files.readString(state.resolve("server/tgtd.pid")).trim());
+    assertTrue(LoopDisk.sh(lab + " status").contains("(2 I/O threads)"));
   }
 
   @ParameterizedTest

@@ -21,6 +21,11 @@ final class LoopDisk implements AutoCloseable {
   static LoopDisk create(Path dir, int mib) throws IOException, InterruptedException {
     Path image = dir.resolve("disk.img");
     sh("dd if=/dev/zero of=" + image + " bs=1M count=" + mib + " conv=fsync status=none");
+    return attach(image);
+  }
+
+  /** A loop disk over the test's own image file, which {@link #close} removes. */
+  static LoopDisk attach(Path image) throws IOException, InterruptedException {
     String dev = sh("losetup -f --show " + image).trim();
     return new LoopDisk(image, dev.substring(dev.lastIndexOf('/') + 1));
   }
