@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md and docs/recipes.md loads; every
- * {@code ```yaml bad} block fails with exactly the message in the {@code ```text} block right after
- * it. A {@code ```fio NAME} block is the job file {@code NAME} for the page's examples.
+ * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md, docs/recipes.md and docs/lab.md
+ * loads; every {@code ```yaml bad} block fails with exactly the message in the {@code ```text}
+ * block right after it. A {@code ```fio NAME} block is the job file {@code NAME} for the page's
+ * examples.
  */
 class DocsExamplesTest {
   private static final String FILE = "matrix.yaml";
@@ -43,9 +44,10 @@ class DocsExamplesTest {
   }
 
   @TestFactory
-  Stream<DynamicTest> everyRecipeLoads() {
-    List<DynamicTest> tests = examples("docs/recipes.md");
-    assertTrue(tests.size() >= 3, "expected the page's examples, found " + tests.size());
+  Stream<DynamicTest> everyRecipeAndLabExampleLoads() {
+    List<DynamicTest> tests = new ArrayList<>(examples("docs/recipes.md"));
+    tests.addAll(examples("docs/lab.md"));
+    assertTrue(tests.size() >= 6, "expected the pages' examples, found " + tests.size());
     return tests.stream();
   }
 
