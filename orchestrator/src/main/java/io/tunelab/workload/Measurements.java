@@ -79,8 +79,7 @@ public final class Measurements {
         if (failed) {
           return exited(result);
         }
-        MetricsOutput metrics = MetricsOutput.parse(result.stdout());
-        return metrics.found() ? null : metrics.problem();
+        return MetricsOutput.parse(result.stdout()).problem();
       }
       default -> {
         return failed ? exited(result) : null;

@@ -1,9 +1,11 @@
 package io.tunelab.workload;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +25,9 @@ public record MetricsOutput(List<ParsedMetric> metrics, String lastLine) {
       Pattern.compile(
           "\\s*([a-z][a-z0-9_]*)\\s+([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)"
               + "(?:\\s+(\\S+))?\\s*");
+
+  /** The common metrics: a time, a size and rates, none of which can be below zero. */
+  private static final Set<String> NEVER_NEGATIVE = Set.of("seconds", "bytes", "mib_per_s", "iops");
 
   public MetricsOutput {
     metrics = List.copyOf(metrics);
@@ -50,9 +55,25 @@ public record MetricsOutput(List<ParsedMetric> metrics, String lastLine) {
     return !metrics.isEmpty();
   }
 
-  /** Why the trial fails when nothing was found: the parser and the last line it read. */
+  /**
+   * Why the trial fails: nothing was found (naming the parser and the last line it read), or a
+   * common metric is negative (a program's clock or counter went wrong, and the figure would enter
+   * the cell's statistics); null when the output is usable.
+   */
   public String problem() {
-    String tail = lastLine == null ? "stdout was empty" : "last line read: \"" + lastLine + "\"";
-    return "parser metrics found no NAME VALUE [UNIT] line; " + tail;
+    if (!found()) {
+      String tail = lastLine == null ? "stdout was empty" : "last line read: \"" + lastLine + "\"";
+      return "parser metrics found no NAME VALUE [UNIT] line; " + tail;
+    }
+    for (ParsedMetric m : metrics) {
+      if (NEVER_NEGATIVE.contains(m.name()) && m.value() < 0) {
+        return "parser metrics read "
+            + m.name()
+            + " "
+            + BigDecimal.valueOf(m.value()).stripTrailingZeros().toPlainString()
+            + ", which cannot be negative";
+      }
+    }
+    return null;
   }
 }

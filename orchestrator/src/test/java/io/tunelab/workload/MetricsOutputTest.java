@@ -43,6 +43,17 @@ class MetricsOutputTest {
   }
 
   @Test
+  void aNegativeTimeSizeOrRateIsAProblemOtherNegativeMetricsAreNot() {
+    assertEquals(
+        "parser metrics read seconds -1796088037.704, which cannot be negative",
+        MetricsOutput.parse(List.of("bytes 369098752 B", "seconds -1796088037.704 s")).problem());
+    assertEquals(
+        "parser metrics read iops -1, which cannot be negative",
+        MetricsOutput.parse(List.of("iops -1")).problem());
+    assertEquals(null, MetricsOutput.parse(List.of("seconds 2.96 s", "offset_us -12.5")).problem());
+  }
+
+  @Test
   void ignoresLinesThatAreNotExactlyNameValueUnit() {
     MetricsOutput out =
         MetricsOutput.parse(
