@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /** What the end-to-end tests need from this machine, and a way to call the CLI in-process. */
@@ -47,6 +49,15 @@ final class Lab {
       }
       Assumptions.abort(why);
     }
+  }
+
+  /** The lab's {@code lab/state/env} as names and values: disks, addresses, URLs (docs/lab.md). */
+  static Map<String, String> env() throws IOException {
+    return Files.readAllLines(root().resolve("lab/state/env")).stream()
+        .filter(l -> l.contains("=") && !l.startsWith("#"))
+        .collect(
+            Collectors.toMap(
+                l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
   }
 
   /** The repository root (surefire sets TUNELAB_ROOT). */

@@ -38,12 +38,7 @@ class LabFaultsTest {
   static void up() throws Exception {
     Lab.requireRoot();
     lab("up");
-    env =
-        Files.readAllLines(Lab.root().resolve("lab/state/env")).stream()
-            .filter(l -> l.contains("=") && !l.startsWith("#"))
-            .collect(
-                Collectors.toMap(
-                    l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+    env = Lab.env();
   }
 
   @AfterAll

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,12 +28,7 @@ class LabStudiesTest {
     Lab.requireCommands(
         "tgtd", "tgtadm", "ganesha.nfsd", "rpcbind", "nfs-cp", "python3", "fio", "vmstat");
     LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    env =
-        Files.readAllLines(Lab.root().resolve("lab/state/env")).stream()
-            .filter(l -> l.contains("=") && !l.startsWith("#"))
-            .collect(
-                Collectors.toMap(
-                    l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+    env = Lab.env();
   }
 
   @AfterAll
