@@ -41,6 +41,7 @@ final class HostRecovery {
   private final Consumer<String> out;
   private final BooleanSupplier interrupted;
   private final Clock clock;
+  private final PhaseTrace trace;
 
   /**
    * @param facts every host's facts as the run started: the boot ids a reconnect compares with
@@ -54,7 +55,9 @@ final class HostRecovery {
       long experimentId,
       Consumer<String> out,
       BooleanSupplier interrupted,
-      Clock clock) {
+      Clock clock,
+      PhaseTrace trace) {
+    this.trace = trace;
     this.hosts = hosts;
     this.states = states;
     this.bootIds = new HashMap<>();
@@ -237,8 +240,10 @@ final class HostRecovery {
    */
   private void record(
       long trialId, Instant start, Instant end, Attempt.Status status, String error) {
+    long t = trace.start();
     try {
       store.recordAttempt(trialId, new Attempt(start, end, status, error));
+      trace.phase("store-attempt", "-", t);
     } catch (TunelabException e) {
       out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
     }
