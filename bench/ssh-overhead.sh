@@ -226,9 +226,9 @@ period_us "$tmp/noknobs.db" >"$tmp/noknobs-period.us"
 # and a trial's shells) on this machine: both lab hosts share its kernel.
 agent_ticks() {
   for d in /proc/[0-9]*; do
-    c=$(tr '\000' ' ' <"$d/cmdline" 2>/dev/null) || continue
+    c=$({ tr '\000' ' ' <"$d/cmdline"; } 2>/dev/null) || continue
     case $c in *tunelab-agent-*.sh*) ;; *) continue ;; esac
-    e=$(tr '\000' '\n' <"$d/environ" 2>/dev/null | sed -n 's/^TUNELAB_STATE=//p') || e=
+    e=$({ tr '\000' '\n' <"$d/environ"; } 2>/dev/null | sed -n 's/^TUNELAB_STATE=//p') || e=
     s=$(cat "$d/stat" 2>/dev/null) || continue
     s=${s##*) }
     # shellcheck disable=SC2086 # the fields of /proc/PID/stat
