@@ -7,8 +7,13 @@
 #       read from its database (trial wall time minus the workload's time on the host);
 #   (b) the best shell loop: OpenSSH with connection sharing (ControlMaster), one
 #       `ssh HOST 'echo VALUE > PATH'` per knob and host, then `ssh server true`, timed
-#       with date +%s%N.
-# Prints both figures and their ratio. Needs root, `lab/lab up`, sqlite3, and a tunelab
+#       with date +%s%N;
+# and, as the floor of tunelab's own work, (c) one cell without knobs run TRIALS times
+# (workload `true` on the server). Runs (a) and (c) with TUNELAB_TRACE (docs/performance.md)
+# and prints their median time per phase and host beside the figures.
+# Then (d): the CPU time (utime + stime from /proc/PID/stat) of the agent processes while the
+# server runs `sleep 10`: what the agents cost while a workload runs.
+# Prints the figures and their ratio. Needs root, `lab/lab up`, sqlite3, and a tunelab
 # that can reach SSH hosts. It only talks to the lab's 127.0.0.x addresses and only writes
 # the lab's loop disks; every value it writes is restored (tunelab restores its own).
 set -eu
@@ -42,7 +47,8 @@ case $TRIALS in '' | *[!0-9]*) die "TRIALS must be a number, not '$TRIALS'" ;; e
 command -v sqlite3 >/dev/null 2>&1 || die "needs sqlite3 (lab/deps installs it)"
 # shellcheck source=/dev/null
 . "$root/lab/state/env"
-"$root/lab/lab" status >/dev/null || die "the lab is not healthy: see lab/lab status"
+# The lab belongs to the checkout that started it (LAB_DIR), which may be another worktree.
+"$LAB_DIR/lab" status >/dev/null || die "the lab is not healthy: see $LAB_DIR/lab status"
 
 for a in "$SERVER_ADDRESS" "$CLIENT_ADDRESS"; do
   case $a in 127.*) ;; *) die "refusing address $a: only lab (127.0.0.0/8) addresses" ;; esac
@@ -110,6 +116,38 @@ summary() {
     }'
 }
 
+# Prints, per trial but the first, microseconds from its start to the next trial's start
+# minus its workload's time on the host.
+period_us() {
+  sqlite3 "$1" "
+  select cast(((julianday(n.started_at) - julianday(t.started_at)) * 86400 - coalesce(t.workload_seconds, 0)) * 1e6 as integer)
+  from trials t join trials n on n.experiment_id = t.experiment_id and n.seq = t.seq + 1
+  where t.status = 'ok' and t.seq > 1 order by t.seq"
+}
+
+# Prints the median per trial (the first left out) of each phase and host of a trace
+# (TRIAL PHASE HOST MICROSECONDS lines; trial 0 is start-up and restore), in milliseconds,
+# in the order phases first appear.
+phases() {
+  awk -F '\t' '
+    $1 == 0 { next }
+    first == "" { first = $1 }
+    $1 == first { next }
+    { k = $2 "\t" $3; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+      if (!(($1, k) in sum)) { trials[k] = trials[k] " " $1 }
+      sum[$1, k] += $4 }
+    END {
+      for (i = 1; i <= n; i++) {
+        k = order[i]; m = split(substr(trials[k], 2), ts, " ")
+        for (j = 1; j <= m; j++) v[j] = sum[ts[j], k]
+        for (a = 2; a <= m; a++) { x = v[a]; for (b = a - 1; b >= 1 && v[b] > x; b--) v[b + 1] = v[b]; v[b + 1] = x }
+        med = (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+        split(k, kh, "\t")
+        printf "  %-14s %-8s %8.2f\n", kh[1], (kh[2] == "-" ? "(ctl)" : kh[2]), med / 1000
+      }
+    }' "$1"
+}
+
 snapshot >"$tmp/originals"
 
 # --- (a) tunelab -----------------------------------------------------------------------------
@@ -142,7 +180,7 @@ snapshot >"$tmp/originals"
 printf 'ssh-overhead: (a) tunelab run, %s trials ...\n' "$TRIALS" >&2
 "$root/tunelab" --version >/dev/null # build outside the measurement
 t0=$(date +%s%N)
-if ! (cd "$root" && ./tunelab run --db "$tmp/tunelab.db" "$tmp/overhead.yaml") >"$tmp/tunelab.log" 2>&1; then
+if ! (cd "$root" && TUNELAB_TRACE=$tmp/overhead.trace ./tunelab run --db "$tmp/tunelab.db" "$tmp/overhead.yaml") >"$tmp/tunelab.log" 2>&1; then
   cat "$tmp/tunelab.log" >&2
   die "tunelab run failed (above)"
 fi
@@ -152,10 +190,7 @@ t1=$(date +%s%N)
 sqlite3 "$tmp/tunelab.db" "
   select cast(((julianday(finished_at) - julianday(started_at)) * 86400 - coalesce(workload_seconds, 0)) * 1e6 as integer)
   from trials where status = 'ok' and seq > 1 order by seq" >"$tmp/tunelab-in-trial.us"
-sqlite3 "$tmp/tunelab.db" "
-  select cast(((julianday(n.started_at) - julianday(t.started_at)) * 86400 - coalesce(t.workload_seconds, 0)) * 1e6 as integer)
-  from trials t join trials n on n.experiment_id = t.experiment_id and n.seq = t.seq + 1
-  where t.status = 'ok' and t.seq > 1 order by t.seq" >"$tmp/tunelab-period.us"
+period_us "$tmp/tunelab.db" >"$tmp/tunelab-period.us"
 ok=$(sqlite3 "$tmp/tunelab.db" "select count(*) from trials where status = 'ok'")
 [ "$ok" -eq "$TRIALS" ] || die "tunelab ran $ok of $TRIALS trials ok; its database: $tmp/tunelab.db"
 
@@ -163,6 +198,78 @@ snapshot >"$tmp/after-tunelab"
 cmp -s "$tmp/originals" "$tmp/after-tunelab" ||
   printf 'ssh-overhead: WARNING: tunelab did not restore every value:\n%s\n' \
     "$(diff "$tmp/originals" "$tmp/after-tunelab" || true)" >&2
+
+# --- (c) no knobs: one cell, workload `true` -------------------------------------------------
+{
+  echo "name: ssh-overhead-noknobs"
+  echo "description: generated by bench/ssh-overhead.sh; one cell without knobs, $TRIALS repetitions"
+  echo "hosts: $LAB_INVENTORY"
+  echo "roles:"
+  echo "  server: server"
+  echo "matrix:"
+  echo "  p: [a]"
+  echo "repeat: $TRIALS"
+  echo "order: sequential"
+  echo "workload:"
+  echo "  on: server"
+  echo '  command: "true"'
+} >"$tmp/noknobs.yaml"
+printf 'ssh-overhead: (c) tunelab run, one cell without knobs, %s trials ...\n' "$TRIALS" >&2
+if ! (cd "$root" && TUNELAB_TRACE=$tmp/noknobs.trace ./tunelab run --db "$tmp/noknobs.db" "$tmp/noknobs.yaml") >"$tmp/noknobs.log" 2>&1; then
+  cat "$tmp/noknobs.log" >&2
+  die "tunelab run (no knobs) failed (above)"
+fi
+period_us "$tmp/noknobs.db" >"$tmp/noknobs-period.us"
+
+# --- (d) the agents' CPU time while a workload runs -------------------------------------------
+# Prints "STATE_DIR UTIME STIME" (clock ticks) of every agent process (serve, its stdin reader
+# and a trial's shells) on this machine: both lab hosts share its kernel.
+agent_ticks() {
+  for d in /proc/[0-9]*; do
+    c=$({ tr '\000' ' ' <"$d/cmdline"; } 2>/dev/null) || continue
+    case $c in *tunelab-agent-*.sh*) ;; *) continue ;; esac
+    e=$({ tr '\000' '\n' <"$d/environ"; } 2>/dev/null | sed -n 's/^TUNELAB_STATE=//p') || e=
+    s=$(cat "$d/stat" 2>/dev/null) || continue
+    s=${s##*) }
+    # shellcheck disable=SC2086 # the fields of /proc/PID/stat
+    set -- $s
+    echo "${e:-default} ${d#/proc/} ${12} ${13}"
+  done
+}
+{
+  echo "name: ssh-overhead-cpu"
+  echo "description: generated by bench/ssh-overhead.sh; the agents idle while the server sleeps 10 s"
+  echo "hosts: $LAB_INVENTORY"
+  echo "roles:"
+  echo "  server: server"
+  echo "  client: client"
+  echo "matrix:"
+  echo "  client.block.$CLIENT_DISK.read_ahead_kb: [$(value read_ahead_kb 1)]"
+  echo "workload:"
+  echo "  on: server"
+  echo '  command: "sleep 10"'
+} >"$tmp/cpu.yaml"
+printf 'ssh-overhead: (d) the agents CPU time over a 10 s workload ...\n' >&2
+(cd "$root" && ./tunelab run --db "$tmp/cpu.db" "$tmp/cpu.yaml") >"$tmp/cpu.log" 2>&1 &
+cpu_pid=$!
+# Sampled once the workload runs (a `sleep 10` under a trial's agent), and again 8 s later.
+n=0
+until pgrep -f '^sleep 10$' >/dev/null 2>&1 && [ -d /proc/"$(pgrep -f '^sleep 10$' | head -n 1)" ]; do
+  n=$((n + 1))
+  [ "$n" -lt 600 ] || die "the CPU run did not start its workload: $tmp/cpu.log"
+  sleep 0.05
+done
+sleep 0.5
+agent_ticks >"$tmp/cpu.before"
+sleep 8
+agent_ticks >"$tmp/cpu.after"
+wait "$cpu_pid" || { cat "$tmp/cpu.log" >&2; die "tunelab run (CPU) failed (above)"; }
+# Processes present at both samples only (the same pid): their ticks over the 8 s.
+cpu_ticks=$(awk 'NR == FNR { b[$1 " " $2] = $3 + $4; next }
+  ($1 " " $2) in b { d[$1] += $3 + $4 - b[$1 " " $2]; p[$1]++ }
+  END { for (k in d) { printf "%s%s: %d ticks in %d processes", sep, k, d[k], p[k]; sep = "; " } }' \
+  "$tmp/cpu.before" "$tmp/cpu.after")
+hz=$(getconf CLK_TCK)
 
 # --- (b) the shell loop ----------------------------------------------------------------------
 printf 'ssh-overhead: (b) shell loop with ControlMaster, %s trials ...\n' "$TRIALS" >&2
@@ -195,6 +302,9 @@ EOF
 read -r sh_med sh_mean <<EOF
 $(summary <"$tmp/shell.us")
 EOF
+read -r nk_med nk_mean <<EOF
+$(summary <"$tmp/noknobs-period.us")
+EOF
 
 echo
 echo "Orchestration overhead per trial: 2 hosts, 10 knobs changed in every trial, workload"
@@ -204,6 +314,16 @@ printf '%-44s %10s %10s\n' "" median mean
 printf '%-44s %10s %10s\n' "tunelab, trial start to end" "$in_med" "$in_mean"
 printf '%-44s %10s %10s\n' "tunelab, trial start to next trial's start" "$per_med" "$per_mean"
 printf '%-44s %10s %10s\n' "shell loop, ssh ControlMaster, 1 ssh per knob" "$sh_med" "$sh_mean"
+printf '%-44s %10s %10s\n' "tunelab, no knobs, start to next start" "$nk_med" "$nk_mean"
+echo
+echo "Phases per trial (TUNELAB_TRACE), medians in ms. A host's phase is one agent request,"
+echo "timed from send to answer; (ctl) phases are the controller's and include those."
+echo "2 hosts x 10 knobs:"
+phases "$tmp/overhead.trace"
+echo "no knobs:"
+phases "$tmp/noknobs.trace"
+echo
+printf 'agents CPU time while the server ran sleep 10 (8 s sampled, %s ticks/s): %s\n' "$hz" "$cpu_ticks"
 echo
 awk -v s="$sh_med" -v t="$per_med" 'BEGIN {
   if (t > 0) printf "ratio (medians): shell loop / tunelab = %.1f\n", s / t

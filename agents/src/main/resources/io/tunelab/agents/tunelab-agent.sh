@@ -106,6 +106,38 @@ get_value() {
   return 0
 }
 
+# Sets VALUES to the values of the files given as arguments, one line each in their
+# order, each as get_value has it (empty when unreadable): all read by one awk instead of
+# a cat per file, since a fork costs more than the reads. awk's getline reads from offset
+# 0 in large blocks, as cat does, so /proc/sys files read whole.
+get_values() {
+  VALUES=
+  [ $# -gt 0 ] || return 0
+  if VALUES=$(awk 'BEGIN {
+      for (i = 1; i < ARGC; i++) {
+        v = ""; k = 0; d = ""
+        # Lines joined with spaces, trailing empty lines dropped, as $(cat) | tr has it.
+        while ((r = (getline line < ARGV[i])) > 0) {
+          k++
+          if (line == "") { d = d (k > 1 ? " " : ""); continue }
+          v = v d (k > 1 ? " " : "") line; d = ""
+        }
+        if (r < 0) { printf "tunelab-agent: cannot read %s\n", ARGV[i] > "/dev/stderr"; v = "" }
+        close(ARGV[i])
+        print "=" v
+      }
+    }' "$@"); then
+    return 0
+  fi
+  # No awk to be had: one cat per file.
+  VALUES=
+  for gv_file in "$@"; do
+    get_value "$gv_file" || VALUE=
+    VALUES=$VALUES=$VALUE$NL
+  done
+  VALUES=${VALUES%"$NL"}
+}
+
 # Sets MSG to the shell's error text without its "script: LINE:" prefix.
 tidy_message() {
   MSG=$(printf '%s\n' "$1" | sed -e 's/^[^:]*: \(line \)\{0,1\}[0-9][0-9]*: //' | tr '\n' ' ')
@@ -350,9 +382,11 @@ save_side_effects() {
     */queue/max_sectors_kb) set -- "$se_rdir/read_ahead_kb" ;;
     *) return 0 ;;
   esac
-  # Keep the regular files, never a symlink: appended, then the candidates shifted off.
+  # Keep the regular files, never a symlink, not journaled yet (so a trial that writes
+  # the same knobs again forks no stat): appended, then the candidates shifted off.
   se_n=$#
   for se_file in "$@"; do
+    journal_has "$se_gdir/${se_file#"$se_rdir"/}" && continue
     [ -f "$se_file" ] && [ ! -h "$se_file" ] && set -- "$@" "$se_file"
   done
   shift "$se_n"
@@ -819,6 +853,9 @@ verb_apply() {
     fi
   done <"$P"
 
+  # Read back: every written and checked path at once.
+  set --
+  ap_eff=
   while IFS= read -r ap_line || [ -n "$ap_line" ]; do
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
@@ -827,9 +864,17 @@ verb_apply() {
       *) continue ;;
     esac
     path_allowed "$ap_path" || continue
-    get_value "$RP" || VALUE=
-    printf 'eff\t%s\t%s\n' "$ap_path" "$VALUE"
+    set -- "$@" "$RP"
+    ap_eff=$ap_eff$ap_path$NL
   done <"$P"
+  get_values "$@"
+  ap_values=$VALUES$NL
+  while [ -n "$ap_eff" ]; do
+    ap_value=${ap_values%%"$NL"*}
+    ap_values=${ap_values#*"$NL"}
+    printf 'eff\t%s\t%s\n' "${ap_eff%%"$NL"*}" "${ap_value#=}"
+    ap_eff=${ap_eff#*"$NL"}
+  done
   return "$ap_rc"
 }
 

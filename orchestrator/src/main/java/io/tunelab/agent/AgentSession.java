@@ -43,16 +43,26 @@ public final class AgentSession implements AutoCloseable {
   private volatile Duration startedLimit;
 
   AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
+    this(transport, remotePath, channel, RequestTimer.NONE);
+  }
+
+  AgentSession(
+      Transport transport, String remotePath, Transport.Channel channel, RequestTimer timer) {
     this.transport = transport;
     this.remotePath = remotePath;
-    this.channel = new ServeChannel(transport.host(), channel);
+    this.channel = new ServeChannel(transport.host(), channel, timer);
   }
 
   /** Ships the agent to the host when its cached copy is missing or differs, then starts it. */
   public static AgentSession start(Transport transport, AgentScript script) {
+    return start(transport, script, RequestTimer.NONE);
+  }
+
+  /** {@link #start(Transport, AgentScript)}, telling {@code timer} how long each request took. */
+  public static AgentSession start(Transport transport, AgentScript script, RequestTimer timer) {
     String path = AgentInstaller.install(transport, script);
     try {
-      return new AgentSession(transport, path, transport.open("exec sh " + path + " serve"));
+      return new AgentSession(transport, path, transport.open("exec sh " + path + " serve"), timer);
     } catch (IOException e) {
       throw new AgentException(transport.host(), "cannot start the agent: " + e.getMessage(), e);
     }

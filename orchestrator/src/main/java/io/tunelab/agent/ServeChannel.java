@@ -32,13 +32,15 @@ final class ServeChannel implements AutoCloseable {
   private final Transport.Channel channel;
   private final BlockingQueue<String> incoming = new LinkedBlockingQueue<>();
   private final Deque<String> stderrTail = new ArrayDeque<>();
+  private final RequestTimer timer;
   private long lastSeq;
   private long discarded;
   private volatile String closedBecause;
 
-  ServeChannel(String host, Transport.Channel channel) {
+  ServeChannel(String host, Transport.Channel channel, RequestTimer timer) {
     this.host = host;
     this.channel = channel;
+    this.timer = timer;
     startReader("tunelab-agent-out-" + host, false);
     startReader("tunelab-agent-err-" + host, true);
   }
@@ -50,6 +52,7 @@ final class ServeChannel implements AutoCloseable {
           host, "the agent session was closed " + closedBecause + "; '" + verb + "' not sent");
     }
     long seq = ++lastSeq;
+    long sent = System.nanoTime();
     StringBuilder text = new StringBuilder(verb.wire());
     text.append(' ').append(payload.size()).append(' ').append(seq).append('\n');
     for (String line : payload) {
@@ -94,6 +97,7 @@ final class ServeChannel implements AutoCloseable {
           throw shut("after a protocol error", "unexpected status line: " + line, null);
         }
         if (Long.parseLong(status[1]) == seq) {
+          timer.answered(host, verb, System.nanoTime() - sent);
           return new Answer(host, verb, Integer.parseInt(status[0]), lines);
         }
         // the answer to an earlier request that was given up on: never this one's

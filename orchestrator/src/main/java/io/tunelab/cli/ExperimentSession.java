@@ -5,10 +5,12 @@ import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.remote.SshOptions;
 import io.tunelab.run.ExperimentRunner;
+import io.tunelab.run.PhaseTrace;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SqliteResultStore;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,7 +52,8 @@ final class ExperimentSession {
     try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
         SqliteResultStore store = SqliteResultStore.open(db);
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
-        RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime())) {
+        RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime());
+        PhaseTrace trace = trace()) {
       log.accept("log: " + log.file());
       if (deadline != null) {
         log.accept(
@@ -80,6 +83,7 @@ final class ExperimentSession {
               clock,
               deadline,
               recovery.reconnect);
+      runner.traced(trace);
       Thread hook =
           new Thread(
               () -> {
@@ -120,6 +124,21 @@ final class ExperimentSession {
         printer.accept("continue with: tunelab resume " + summary.experimentId());
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
+    }
+  }
+
+  /** {@code TUNELAB_TRACE=FILE}: each trial's phases timed into FILE (docs/performance.md). */
+  private static PhaseTrace trace() {
+    String file = System.getenv(PhaseTrace.VARIABLE);
+    if (file == null || file.isBlank()) {
+      return PhaseTrace.off();
+    }
+    try {
+      return PhaseTrace.toFile(Path.of(file));
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "cannot write the trace file " + file + " (" + PhaseTrace.VARIABLE + "): " + e);
     }
   }
 

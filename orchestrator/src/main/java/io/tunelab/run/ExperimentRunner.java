@@ -38,6 +38,7 @@ public final class ExperimentRunner {
   private final Clock clock;
   private final Instant deadline;
   private final Duration reconnect;
+  private PhaseTrace trace = PhaseTrace.off();
   private volatile boolean interrupted;
   private volatile Hosts liveHosts;
   private final CountDownLatch finished = new CountDownLatch(1);
@@ -82,6 +83,12 @@ public final class ExperimentRunner {
     this.reconnect = reconnect;
   }
 
+  /** Records how long each phase of each trial takes in {@code trace}; returns this runner. */
+  public ExperimentRunner traced(PhaseTrace trace) {
+    this.trace = trace;
+    return this;
+  }
+
   /** Runs a new experiment from a validated matrix. */
   public RunSummary run(Matrix matrix) {
     return execute(matrix, null);
@@ -124,7 +131,7 @@ public final class ExperimentRunner {
   private RunSummary execute(Matrix matrix, ResultStore.StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
-    try (Hosts hosts = Hosts.connect(matrix.roles(), connector)) {
+    try (Hosts hosts = Hosts.connect(matrix.roles(), connector, trace)) {
       liveHosts = hosts;
       Map<String, Facts> facts = HostFacts.gather(hosts);
       Map<String, String> vars = new LinkedHashMap<>();
@@ -160,11 +167,21 @@ public final class ExperimentRunner {
             reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
         HostRecovery hostRecovery =
             new HostRecovery(
-                hosts, states, facts, recovery, store, experimentId, out, () -> interrupted, clock);
-        TrialExecutor executor = new TrialExecutor(matrix, hosts, states);
+                hosts,
+                states,
+                facts,
+                recovery,
+                store,
+                experimentId,
+                out,
+                () -> interrupted,
+                clock,
+                trace);
+        TrialExecutor executor = new TrialExecutor(matrix, hosts, states, trace);
         CellSteps cellSteps =
             new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
-        return new TrialLoop(store, executor, hostRecovery, cellSteps, knobs, cells, listener)
+        return new TrialLoop(
+                store, executor, hostRecovery, cellSteps, knobs, cells, listener, trace)
             .run(experimentId, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
@@ -178,6 +195,7 @@ public final class ExperimentRunner {
         }
         throw e;
       } finally {
+        trace.trial(0); // what follows belongs to no trial
         if (applied) {
           restore(hosts);
         }

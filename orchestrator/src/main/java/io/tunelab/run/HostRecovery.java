@@ -41,6 +41,7 @@ final class HostRecovery {
   private final Consumer<String> out;
   private final BooleanSupplier interrupted;
   private final Clock clock;
+  private final PhaseTrace trace;
 
   /**
    * @param facts every host's facts as the run started: the boot ids a reconnect compares with
@@ -54,7 +55,9 @@ final class HostRecovery {
       long experimentId,
       Consumer<String> out,
       BooleanSupplier interrupted,
-      Clock clock) {
+      Clock clock,
+      PhaseTrace trace) {
+    this.trace = trace;
     this.hosts = hosts;
     this.states = states;
     this.bootIds = new HashMap<>();
@@ -98,7 +101,11 @@ final class HostRecovery {
         }
         List<String> lost = hosts.lost();
         if (lost.isEmpty()) {
-          record(trialId, start, clock.instant(), Attempt.Status.OK, null);
+          // Committed with the trial's outcome: no fsync of its own.
+          long t = trace.start();
+          store.recordAttemptWithNext(
+              trialId, new Attempt(start, clock.instant(), Attempt.Status.OK, null));
+          trace.phase("store-attempt", "-", t);
           return outcome;
         }
         // A host that only holds knobs may have rebooted while another ran the workload.
@@ -237,8 +244,10 @@ final class HostRecovery {
    */
   private void record(
       long trialId, Instant start, Instant end, Attempt.Status status, String error) {
+    long t = trace.start();
     try {
       store.recordAttempt(trialId, new Attempt(start, end, status, error));
+      trace.phase("store-attempt", "-", t);
     } catch (TunelabException e) {
       out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
     }

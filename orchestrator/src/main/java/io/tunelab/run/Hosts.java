@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.RequestTimer;
 import io.tunelab.agents.AgentScript;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,6 +19,7 @@ import java.util.function.Function;
 public final class Hosts implements AutoCloseable {
   private final Map<String, String> roleToHost;
   private final HostConnector connector;
+  private final RequestTimer timer;
   // Replaced by reconnect() while Ctrl-C may read it from another thread: guarded by this.
   private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
   private final ExecutorService pool;
@@ -25,9 +27,10 @@ public final class Hosts implements AutoCloseable {
   /** Set by Ctrl-C: no trial is released on any host after it. */
   private volatile boolean stopping;
 
-  private Hosts(Map<String, String> roleToHost, HostConnector connector) {
+  private Hosts(Map<String, String> roleToHost, HostConnector connector, RequestTimer timer) {
     this.roleToHost = Map.copyOf(roleToHost);
     this.connector = connector;
+    this.timer = timer;
     this.pool =
         Executors.newCachedThreadPool(
             r -> {
@@ -39,12 +42,19 @@ public final class Hosts implements AutoCloseable {
 
   /** Connects to every host of {@code roles} (role to host) and starts its agent. */
   public static Hosts connect(Map<String, String> roles, HostConnector connector) {
-    Hosts hosts = new Hosts(roles, connector);
+    return connect(roles, connector, RequestTimer.NONE);
+  }
+
+  /** {@link #connect(Map, HostConnector)}, telling {@code timer} how long each request took. */
+  public static Hosts connect(
+      Map<String, String> roles, HostConnector connector, RequestTimer timer) {
+    Hosts hosts = new Hosts(roles, connector, timer);
     try {
       List<String> names = roles.values().stream().distinct().toList();
       Map<String, AgentSession> started =
           hosts.forEachName(
-              names, name -> AgentSession.start(connector.connect(name), AgentScript.load()));
+              names,
+              name -> AgentSession.start(connector.connect(name), AgentScript.load(), timer));
       synchronized (hosts) {
         hosts.sessions.putAll(started);
       }
@@ -109,7 +119,7 @@ public final class Hosts implements AutoCloseable {
     if (old != null && old.isOpen()) {
       old.close();
     }
-    AgentSession fresh = AgentSession.start(connector.connect(host), AgentScript.load());
+    AgentSession fresh = AgentSession.start(connector.connect(host), AgentScript.load(), timer);
     synchronized (this) {
       sessions.put(host, fresh);
     }

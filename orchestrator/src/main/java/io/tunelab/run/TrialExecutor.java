@@ -36,11 +36,13 @@ final class TrialExecutor {
   private final Matrix matrix;
   private final Hosts hosts;
   private final Map<String, HostKnobState> states;
+  private final PhaseTrace trace;
 
-  TrialExecutor(Matrix matrix, Hosts hosts, Map<String, HostKnobState> states) {
+  TrialExecutor(Matrix matrix, Hosts hosts, Map<String, HostKnobState> states, PhaseTrace trace) {
     this.matrix = matrix;
     this.hosts = hosts;
     this.states = states;
+    this.trace = trace;
   }
 
   /** A trial that ran but failed; its settings, and what its processes did, are kept. */
@@ -99,11 +101,18 @@ final class TrialExecutor {
   }
 
   Outcome run(Map<RoleKnob, String> requested, Map<String, String> vars) {
+    long t = trace.start();
     List<SettingRow> settings = apply(requested);
+    trace.phase("apply", "-", t);
+    t = trace.start();
     beforeTrial(vars, settings);
+    trace.phase("before-trial", "-", t);
+    t = trace.start();
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
     List<MonitorPlan> monitors = MonitorPlanner.plan(matrix.monitors(), vars);
-    WorkloadPhase.Result ran = new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT).run();
+    trace.phase("plan-workload", "-", t);
+    WorkloadPhase.Result ran =
+        new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT, trace).run();
     if (ran.failure() != null) {
       throw new TrialFailure(ran.failure(), settings, ran);
     }

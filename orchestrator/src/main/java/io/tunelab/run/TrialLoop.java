@@ -29,6 +29,7 @@ final class TrialLoop {
   private final ExperimentKnobs knobs;
   private final List<Cell> cells;
   private final RunListener listener;
+  private final PhaseTrace trace;
 
   TrialLoop(
       ResultStore store,
@@ -37,7 +38,9 @@ final class TrialLoop {
       CellSteps cellSteps,
       ExperimentKnobs knobs,
       List<Cell> cells,
-      RunListener listener) {
+      RunListener listener,
+      PhaseTrace trace) {
+    this.trace = trace;
     this.store = store;
     this.executor = executor;
     this.cellSteps = cellSteps;
@@ -107,8 +110,13 @@ final class TrialLoop {
           done++;
           continue;
         }
+        trace.trial(trial.trialId());
+        long t = trace.start();
         store.startTrial(trial.trialId());
+        trace.phase("store-start", "-", t);
+        t = trace.start();
         listener.trialStarted(started);
+        trace.phase("listener", "-", t);
         long start = System.nanoTime();
         Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
         TrialExecutor.Outcome outcome = null;
@@ -125,14 +133,23 @@ final class TrialLoop {
                         trials.size(),
                         cell.label(),
                         trial.rep()),
-                    () -> executor.run(knobs.requested(cell, cellSteps.vars(), trial.rep()), vars));
+                    () -> {
+                      long r = trace.start();
+                      Map<RoleKnob, String> requested =
+                          knobs.requested(cell, cellSteps.vars(), trial.rep());
+                      trace.phase("plan-knobs", "-", r);
+                      return executor.run(requested, vars);
+                    });
           } catch (TrialExecutor.TrialFailure f) {
             failure = f;
           } catch (MatrixException e) {
             failure = new TrialExecutor.TrialFailure(e.getMessage(), List.of());
           }
           List<SettingRow> settings = outcome != null ? outcome.settings() : failure.settings;
+          t = trace.start();
           listener.settingsApplied(started, settings);
+          trace.phase("listener", "-", t);
+          t = trace.start();
           try {
             executor.afterTrial(vars, settings);
           } catch (TrialExecutor.TrialFailure f) {
@@ -142,6 +159,7 @@ final class TrialLoop {
                     : new TrialExecutor.TrialFailure(
                         failure.getMessage() + "; " + f.getMessage(), settings, failure.workload);
           }
+          trace.phase("after-trial", "-", t);
         } catch (HostRecovery.HostLost e) {
           // The trial stays running and the rest pending, for resume; the caller restores.
           listener.runEvent(
@@ -165,12 +183,16 @@ final class TrialLoop {
         }
         double wall = (System.nanoTime() - start) / 1e9;
         if (failure == null) {
+          t = trace.start();
           store.finishTrial(trial.trialId(), outcome.result());
+          trace.phase("store-finish", "-", t);
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
+          t = trace.start();
           listener.trialEnded(
               new RunListener.TrialEnded(
                   started, TrialStatus.OK, describe(outcome.samples()), wall));
+          trace.phase("listener", "-", t);
         } else {
           store.finishTrial(trial.trialId(), failure.result());
           failed++;

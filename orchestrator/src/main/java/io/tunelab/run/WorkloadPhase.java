@@ -44,8 +44,15 @@ final class WorkloadPhase {
   private final WorkloadPlan plan;
   private final List<MonitorPlan> monitors;
   private final Duration timeout;
+  private final PhaseTrace trace;
 
-  WorkloadPhase(Hosts hosts, WorkloadPlan plan, List<MonitorPlan> monitors, Duration timeout) {
+  WorkloadPhase(
+      Hosts hosts,
+      WorkloadPlan plan,
+      List<MonitorPlan> monitors,
+      Duration timeout,
+      PhaseTrace trace) {
+    this.trace = trace;
     this.hosts = hosts;
     this.plan = plan;
     this.monitors = monitors;
@@ -106,8 +113,13 @@ final class WorkloadPhase {
               plan.duration(),
               timeout));
     }
+    long t = trace.start();
     Map<String, TrialReport> reports = TrialJobs.run(hosts, requests, processes.keySet());
-    return evaluate(reports, agentNames);
+    trace.phase("workload", "-", t);
+    t = trace.start();
+    Result result = evaluate(reports, agentNames);
+    trace.phase("parse", "-", t);
+    return result;
   }
 
   private Result evaluate(

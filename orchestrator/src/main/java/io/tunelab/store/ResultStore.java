@@ -57,6 +57,15 @@ public interface ResultStore extends AutoCloseable {
   }
 
   /**
+   * {@link #recordAttempt}, possibly written with the store's next write (the trial's own {@link
+   * #finishTrial}) instead of a commit of its own: for the attempt that succeeded, which then
+   * commits with the trial's outcome.
+   */
+  default void recordAttemptWithNext(long trialId, Attempt attempt) {
+    recordAttempt(trialId, attempt);
+  }
+
+  /**
    * Every experiment with its progress, oldest first (for {@code tunelab status}). Added after the
    * first cut of this interface, hence a default that only the SQLite store overrides; test doubles
    * need not.
@@ -100,6 +109,14 @@ public interface ResultStore extends AutoCloseable {
    */
   default void recordEvent(long experimentId, String kind, String host, String message) {
     throw new UnsupportedOperationException("recordEvent() in " + getClass().getSimpleName());
+  }
+
+  /**
+   * {@link #recordEvent}, possibly written with the store's next write instead of a commit of its
+   * own: for the line every trial adds, whose trial row says the same (a crash may lose it).
+   */
+  default void recordEventWithNext(long experimentId, String kind, String host, String message) {
+    recordEvent(experimentId, kind, host, message);
   }
 
   @Override

@@ -38,6 +38,21 @@ final class SqliteEvents {
                 message));
   }
 
+  /** {@link #record}, written with the next transaction instead of a commit of its own. */
+  void recordWithNext(long experimentId, String kind, String host, String message) {
+    String at = time.now();
+    tx.ride(
+        c ->
+            update(
+                c,
+                "INSERT INTO events (experiment_id, at, kind, host, message) VALUES (?, ?, ?, ?, ?)",
+                experimentId,
+                at,
+                kind,
+                host,
+                message));
+  }
+
   /** The experiment's progress, or empty when there is no such experiment. */
   Optional<ExperimentProgress> progress(long experimentId) {
     return tx.transaction(

@@ -309,6 +309,16 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   @Override
+  public void recordAttemptWithNext(long trialId, Attempt attempt) {
+    attempts.recordWithNext(trialId, attempt);
+  }
+
+  @Override
+  public void recordEventWithNext(long experimentId, String kind, String host, String message) {
+    events.recordWithNext(experimentId, kind, host, message);
+  }
+
+  @Override
   public Optional<StoredExperiment> findExperiment(String idOrName) {
     return experiments.find(idOrName);
   }

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -25,6 +27,8 @@ final class SqliteTransactions implements AutoCloseable {
   private final Path file;
   private final Connection db;
   private final Duration busyBudget;
+  // Rows that need no commit of their own: written first in the next transaction.
+  private final List<Work<?>> riders = new ArrayList<>();
 
   SqliteTransactions(Path file, Connection db) {
     this(file, db, BUSY_BUDGET);
@@ -57,6 +61,11 @@ final class SqliteTransactions implements AutoCloseable {
       try {
         return once(work);
       } catch (SQLException e) {
+        if (!riders.isEmpty() && !busy(e)) {
+          // Riders are kept when they can be: never at the cost of the work they rode on.
+          riders.clear();
+          continue;
+        }
         // Rolled back whole: the work runs again from the start once the holder lets go.
         if (!busy(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
           throw failure(what, e);
@@ -74,8 +83,12 @@ final class SqliteTransactions implements AutoCloseable {
       begin();
       T result;
       try {
+        for (Work<?> rider : riders) {
+          rider.run(db);
+        }
         result = work.run(db);
         db.commit();
+        riders.clear();
       } catch (SQLException | RuntimeException e) {
         try {
           db.rollback();
@@ -142,6 +155,15 @@ final class SqliteTransactions implements AutoCloseable {
   }
 
   /**
+   * Has {@code work} written in the next transaction, before that one's own work, instead of in a
+   * commit (an fsync) of its own: for rows that may wait a trial, and may be lost with a crash or
+   * dropped when that transaction fails. {@link #close} writes what is left.
+   */
+  synchronized void ride(Work<?> work) {
+    riders.add(work);
+  }
+
+  /**
    * Runs {@code work} in autocommit mode, as SQLite runs a statement typed at its prompt, and
    * leaves its SQL errors to the caller: for the user's own statements ({@code tunelab query}).
    */
@@ -151,6 +173,13 @@ final class SqliteTransactions implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (!riders.isEmpty()) {
+      try {
+        transaction("write the last rows", c -> null);
+      } catch (TunelabException e) {
+        // the rows were the kind that may be lost: the database closes all the same
+      }
+    }
     try {
       db.close();
     } catch (SQLException e) {
