@@ -25,6 +25,9 @@ final class SqlitePlanWriter {
   /** Cells per INSERT; trials go five times as many at once. */
   private static final int CHUNK = 10_000;
 
+  /** SQLite's page cache while a plan is stored, in KiB as a negative number. */
+  private static final int PLAN_CACHE_SIZE = -16_384;
+
   private final SqliteTransactions tx;
   private final Timestamps time;
   private final ObjectMapper json = new ObjectMapper();
@@ -42,25 +45,38 @@ final class SqlitePlanWriter {
           // Batches of cells, params and knobs fill and flush independently; the foreign
           // keys are checked at commit instead (the pragma ends with the transaction).
           update(c, "PRAGMA defer_foreign_keys = ON");
-          update(
-              c,
-              "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-                  + " tool_version, order_mode, seed, repeat, warmup, created_at)"
-                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              e.name(),
-              e.description(),
-              e.matrixYaml(),
-              e.matrixPath(),
-              toolVersion,
-              e.order() == null ? null : e.orderName(),
-              e.seed(),
-              e.repeat(),
-              e.warmup(),
-              time.now());
-          long id = queryLong(c, "SELECT last_insert_rowid()");
-          insertTrials(c, id, e.trials(), insertCells(c, id, e.cells()));
-          return id;
+          // The trials' index by cell fills in shuffled order and every row's foreign keys are
+          // looked up: with SQLite's default 2 MiB of cache a large plan spills and re-reads
+          // pages. 16 MiB holds them for 100,000 cells; given back when the plan is stored.
+          long cacheSize = queryLong(c, "PRAGMA cache_size");
+          update(c, "PRAGMA cache_size = " + PLAN_CACHE_SIZE);
+          try {
+            return insertPlan(c, e, toolVersion);
+          } finally {
+            update(c, "PRAGMA cache_size = " + cacheSize);
+          }
         });
+  }
+
+  private long insertPlan(Connection c, ExperimentPlan e, String toolVersion) throws SQLException {
+    update(
+        c,
+        "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
+            + " tool_version, order_mode, seed, repeat, warmup, created_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        e.name(),
+        e.description(),
+        e.matrixYaml(),
+        e.matrixPath(),
+        toolVersion,
+        e.order() == null ? null : e.orderName(),
+        e.seed(),
+        e.repeat(),
+        e.warmup(),
+        time.now());
+    long id = queryLong(c, "SELECT last_insert_rowid()");
+    insertTrials(c, id, e.trials(), insertCells(c, id, e.cells()));
+    return id;
   }
 
   // Cell ids are assigned here rather than read back row by row: inside the write
