@@ -17,7 +17,7 @@ trap 'rm -rf "$dir"' EXIT
 db=$dir/scale.db
 
 "$root/tunelab" --version >/dev/null # build the jar outside the measurement
-(cd "$root" && mvn -B -q -DskipTests test-compile -pl orchestrator -am >"$dir/build.log" 2>&1) ||
+(cd "$root" && mvn -o -B -q -DskipTests test-compile -pl orchestrator -am >"$dir/build.log" 2>&1) ||
   { cat "$dir/build.log" >&2; exit 4; }
 jar=$root/orchestrator/target/tunelab.jar
 java -cp "$jar:$root/orchestrator/target/test-classes" io.tunelab.results.ScaleDatabase \
