@@ -71,11 +71,14 @@ while [ -z "$first" ]; do
   [ -n "$first" ] || sleep 0.05
 done
 hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$pid/status")
+# Its CPU time so far (utime + stime, all threads): on a shared machine a steadier figure than
+# the wall time, which waits for the other sessions' processes.
+ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 kill -TERM "$pid" # as Ctrl-C: the shutdown hook ends the trial and restores (INT is ignored by a background job)
 wait "$pid" || true
 trials=$(sqlite3 "$dir/run.db" "select count(*) from trials")
 # started_at is UTC ISO-8601 with milliseconds.
 first_ns=$(date -d "$first" +%s%N)
-printf '%-22s %8s s  %8s MiB peak RSS  (%s trials stored, then Ctrl-C)\n' \
+printf '%-22s %8s s  %8s MiB peak RSS  (%s s CPU; %s trials stored, then Ctrl-C)\n' \
   "run, to the first trial" "$(awk -v a="$start" -v b="$first_ns" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')" \
-  "$((hwm / 1024))" "$trials"
+  "$((hwm / 1024))" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')" "$trials"

@@ -3,12 +3,13 @@ package io.tunelab.plan;
 import io.tunelab.matrix.Axis;
 import io.tunelab.matrix.Matrix;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A matrix compiled for expansion: values as arrays, exclusions as index pairs, and the map shapes
@@ -37,7 +38,7 @@ final class CellLayout {
   private final CellMap.Shape paramsShape;
 
   /** Knob and variable shapes per combination of cases, built once and shared. */
-  private final Map<Integer, CellMap.Shape[]> shapesByCases = new HashMap<>();
+  private final Map<Integer, CellMap.Shape[]> shapesByCases = new ConcurrentHashMap<>();
 
   CellLayout(Matrix m) {
     axes = m.axes().toArray(new Axis[0]);
@@ -133,6 +134,74 @@ final class CellLayout {
   /** The cells in order, made one at a time. */
   Iterator<Cell> cells() {
     return new Cells();
+  }
+
+  /**
+   * Where each cell of the cross product lies in it (the odometer read as one number, last axis
+   * fastest): its ordinal's position when nothing is excluded, so null then.
+   */
+  private long[] productPositions;
+
+  private volatile int productCount = -1;
+
+  /**
+   * The cell with {@code ordinal} (1-based), made on demand: a plan need not hold its cells. The
+   * first call walks the cross product once when {@code exclude} removes some of it.
+   */
+  Cell cell(int ordinal) {
+    if (productCount < 0) {
+      index();
+    }
+    if (ordinal < 1 || ordinal > productCount + includes.size()) {
+      throw new IndexOutOfBoundsException("no cell " + ordinal);
+    }
+    if (ordinal > productCount) {
+      return includeCell(ordinal, includes.get(ordinal - productCount - 1));
+    }
+    long position = productPositions == null ? ordinal - 1 : productPositions[ordinal - 1];
+    int[] idx = new int[axes.length];
+    for (int a = idx.length - 1; a >= 0; a--) {
+      idx[a] = (int) (position % values[a].length);
+      position /= values[a].length;
+    }
+    return productCell(ordinal, idx);
+  }
+
+  /** The number of cells, as {@link #cell} numbers them. */
+  int size() {
+    if (productCount < 0) {
+      index();
+    }
+    return productCount + includes.size();
+  }
+
+  private synchronized void index() {
+    if (productCount >= 0) {
+      return;
+    }
+    long product = 1;
+    for (String[] v : values) {
+      product *= v.length;
+    }
+    if (excludes.length == 0 || product == 0) {
+      productCount = (int) product;
+      return;
+    }
+    long[] positions = new long[16];
+    int n = 0;
+    int[] idx = new int[axes.length];
+    long position = 0;
+    do {
+      if (!isExcluded(idx)) {
+        if (n == positions.length) {
+          positions = Arrays.copyOf(positions, n * 2);
+        }
+        positions[n++] = position;
+      }
+      position++;
+    } while (step(idx));
+    productPositions = Arrays.copyOf(positions, n);
+    productCount = n;
   }
 
   /** The number of cells, without making them. */

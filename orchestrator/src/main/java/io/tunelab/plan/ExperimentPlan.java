@@ -4,13 +4,17 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.matrix.Step;
+import io.tunelab.matrix.Substitution;
 import io.tunelab.matrix.Workload;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
 import io.tunelab.yaml.Problem;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -37,7 +41,7 @@ public record ExperimentPlan(
   /** Expands and orders a loaded matrix; refuses one whose exclusions leave nothing or too much. */
   public static ExperimentPlan of(Matrix m) {
     int count = checkedCount(m);
-    List<Cell> cells = MatrixExpander.expand(m);
+    List<Cell> cells = MatrixExpander.list(m);
     checkWorkloads(m, cells);
     return new ExperimentPlan(
         m.name(),
@@ -69,8 +73,34 @@ public record ExperimentPlan(
         .map(Step::capture)
         .filter(c -> c != null)
         .forEach(c -> captures.put(c, WorkloadPlanner.placeholder()));
+    // The check reads only the variables the workload names: a cell that agrees with one checked
+    // already on all of those passes or fails as it did, so only new combinations are checked.
+    // Every name the matrix's text refers to stands in for the workload's (more, never fewer).
+    List<String> names = referencedNames(m.text());
+    Set<List<String>> checked = new HashSet<>();
     for (Cell cell : cells) {
+      if (names != null) {
+        String[] key = new String[names.size()];
+        for (int i = 0; i < key.length; i++) {
+          key[i] = cell.vars().get(names.get(i));
+        }
+        if (!checked.add(Arrays.asList(key))) {
+          continue;
+        }
+      }
       WorkloadPlanner.check(m.workload(), cell.trialVars(captures, 1), captures.keySet());
+    }
+  }
+
+  /** The names {@code ${…}} refers to anywhere in the matrix text; null when that is unknown. */
+  private static List<String> referencedNames(String matrixText) {
+    if (matrixText == null) {
+      return null;
+    }
+    try {
+      return List.copyOf(Substitution.names(matrixText));
+    } catch (IllegalArgumentException e) {
+      return null; // a `${` the matrix's parser reads otherwise, in a comment say: check all
     }
   }
 

@@ -20,6 +20,14 @@ public final class MatrixExpander {
     return stream(m).toList();
   }
 
+  /**
+   * Every cell, in order, as a list that makes a cell each time it is asked for one (equal to
+   * {@link #expand}, in far less memory).
+   */
+  public static List<Cell> list(Matrix m) {
+    return new CellList(new CellLayout(m));
+  }
+
   /** The cells in order, made one at a time: a plan can store them without holding them all. */
   public static Stream<Cell> stream(Matrix m) {
     return StreamSupport.stream(

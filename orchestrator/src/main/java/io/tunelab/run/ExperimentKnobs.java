@@ -8,6 +8,7 @@ import io.tunelab.matrix.Substitution;
 import io.tunelab.plan.Cell;
 import io.tunelab.yaml.Position;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,17 +41,26 @@ final class ExperimentKnobs {
             .filter(c -> c != null)
             .collect(Collectors.toUnmodifiableSet());
     this.where = new Position(matrix.source(), 0, 0);
+    // A template without references names the same knobs in every cell: resolved once.
+    Set<String> plain = new HashSet<>();
     for (Cell cell : cells) {
-      Map<String, String> vars = cell.trialVars(captures, 0);
-      cell.knobs()
-          .forEach(
-              (template, value) -> {
-                if (!cellScoped(template, value)) {
-                  for (RoleKnob knob : resolve(template, vars)) {
-                    all.putIfAbsent(knob.qualified(), knob);
-                  }
-                }
-              });
+      Map<String, String> vars = null;
+      for (Map.Entry<String, String> entry : cell.knobs().entrySet()) {
+        String template = entry.getKey();
+        boolean references = template.contains("${");
+        if (!references && plain.contains(template) || cellScoped(template, entry.getValue())) {
+          continue;
+        }
+        if (references && vars == null) {
+          vars = cell.trialVars(captures, 0);
+        }
+        for (RoleKnob knob : resolve(template, references ? vars : Map.of())) {
+          all.putIfAbsent(knob.qualified(), knob);
+        }
+        if (!references) {
+          plain.add(template);
+        }
+      }
     }
   }
 
@@ -106,6 +116,9 @@ final class ExperimentKnobs {
 
   /** Whether a knob entry uses a {@code cell_setup} capture, in its name or its value. */
   private boolean cellScoped(String template, String value) {
+    if (cellCaptures.isEmpty() || !template.contains("${") && !value.contains("${")) {
+      return false;
+    }
     return Substitution.names(template).stream().anyMatch(cellCaptures::contains)
         || Substitution.names(value).stream().anyMatch(cellCaptures::contains);
   }

@@ -43,12 +43,33 @@ final class Preflight {
   static Findings inspect(
       Hosts hosts, ExperimentKnobs knobs, List<Cell> cells, Map<String, String> captures) {
     Judgement j = new Judgement();
+    // Cells that request the same values are judged once: a large plan has few combinations of
+    // knob values, and every cell without knobs of its own requests the same defaults.
+    Map<Map<RoleKnob, String>, List<HostProblem>> judged = new HashMap<>();
+    Map<RoleKnob, String> defaults = null;
     for (Cell cell : cells) {
-      Map<RoleKnob, String> requested = knobs.beforeCells(cell, captures, 1);
-      j.add(cell, requested, requested.keySet());
+      Map<RoleKnob, String> requested;
+      if (cell.knobs().isEmpty()) {
+        if (defaults == null) {
+          defaults = knobs.beforeCells(cell, captures, 1);
+        }
+        requested = defaults;
+      } else {
+        requested = knobs.beforeCells(cell, captures, 1);
+      }
+      List<HostProblem> conflicts = judged.get(requested);
+      if (conflicts == null) {
+        j.collect(requested, requested.keySet());
+        conflicts = Judgement.conflicts(requested);
+        judged.put(requested, conflicts);
+      }
+      j.report(cell, conflicts);
     }
     return j.judge(hosts);
   }
+
+  /** A problem found with the values one cell requests of one host. */
+  private record HostProblem(String host, String problem) {}
 
   /**
    * Judges a cell's own knobs once it is set up: {@code requested} is everything the cell's trials
@@ -67,20 +88,36 @@ final class Preflight {
     private final List<String> problems = new ArrayList<>();
 
     void add(Cell cell, Map<RoleKnob, String> requested, Collection<RoleKnob> toCheck) {
-      Map<String, Map<Knob, String>> byHost = new LinkedHashMap<>();
-      requested.forEach(
-          (k, v) -> byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v));
+      collect(requested, toCheck);
+      report(cell, conflicts(requested));
+    }
+
+    /** Adds the values to judge. */
+    void collect(Map<RoleKnob, String> requested, Collection<RoleKnob> toCheck) {
       for (RoleKnob k : toCheck) {
         values
             .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
             .computeIfAbsent(k.knob(), x -> new LinkedHashSet<>())
             .add(requested.get(k));
       }
+    }
+
+    /** The pairs of values that cannot be requested together, by host. */
+    static List<HostProblem> conflicts(Map<RoleKnob, String> requested) {
+      Map<String, Map<Knob, String>> byHost = new LinkedHashMap<>();
+      requested.forEach(
+          (k, v) -> byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k.knob(), v));
+      List<HostProblem> found = new ArrayList<>();
       byHost.forEach(
           (host, perKnob) ->
-              ApplyPlanner.conflicts(perKnob)
-                  .ifPresent(
-                      p -> problems.add("host " + host + ": cell " + cell.label() + ": " + p)));
+              ApplyPlanner.conflicts(perKnob).ifPresent(p -> found.add(new HostProblem(host, p))));
+      return found;
+    }
+
+    void report(Cell cell, List<HostProblem> conflicts) {
+      for (HostProblem p : conflicts) {
+        problems.add("host " + p.host() + ": cell " + cell.label() + ": " + p.problem());
+      }
     }
 
     Findings judge(Hosts hosts) {

@@ -47,6 +47,8 @@ final class SqliteConnections {
     Path file = db.toAbsolutePath().normalize();
     SQLiteConfig config = common();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    // Said, not assumed from the build's default: a committed trial survives a power cut.
+    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
     // Every write transaction takes the write lock up front, so two tunelab processes
     // wait for each other (busy_timeout) instead of failing on a lock upgrade.
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);

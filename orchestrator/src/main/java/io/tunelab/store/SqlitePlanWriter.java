@@ -4,14 +4,14 @@ import static io.tunelab.store.SqliteStatements.queryLong;
 import static io.tunelab.store.SqliteStatements.update;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -21,6 +21,12 @@ import java.util.Map;
 final class SqlitePlanWriter {
   /** The {@code variables} row naming the open cell ({@link ResultStore#recordOpenCell}). */
   static final String OPEN_CELL = "@cell";
+
+  /** Cells per INSERT; trials go five times as many at once. */
+  private static final int CHUNK = 10_000;
+
+  /** SQLite's page cache while a plan is stored, in KiB as a negative number. */
+  private static final int PLAN_CACHE_SIZE = -16_384;
 
   private final SqliteTransactions tx;
   private final Timestamps time;
@@ -39,77 +45,218 @@ final class SqlitePlanWriter {
           // Batches of cells, params and knobs fill and flush independently; the foreign
           // keys are checked at commit instead (the pragma ends with the transaction).
           update(c, "PRAGMA defer_foreign_keys = ON");
-          update(
-              c,
-              "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-                  + " tool_version, order_mode, seed, repeat, warmup, created_at)"
-                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              e.name(),
-              e.description(),
-              e.matrixYaml(),
-              e.matrixPath(),
-              toolVersion,
-              e.order() == null ? null : e.orderName(),
-              e.seed(),
-              e.repeat(),
-              e.warmup(),
-              time.now());
-          long id = queryLong(c, "SELECT last_insert_rowid()");
-          Map<Integer, Long> cellIds = insertCells(c, id, e.cells());
-          try (SqliteBatch trials =
-              new SqliteBatch(
-                  c,
-                  "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup)"
-                      + " VALUES (?, ?, ?, ?, ?)")) {
-            for (Trial t : e.trials()) {
-              Long cellId = cellIds.get(t.cellOrdinal());
-              if (cellId == null) {
-                throw new IllegalArgumentException(
-                    "trial " + t.seq() + " refers to no cell with ordinal " + t.cellOrdinal());
-              }
-              trials.add(id, cellId, t.rep(), t.seq(), t.warmup());
-            }
+          // The trials' index by cell fills in shuffled order and every row's foreign keys are
+          // looked up: with SQLite's default 2 MiB of cache a large plan spills and re-reads
+          // pages. 16 MiB holds them for 100,000 cells; given back when the plan is stored.
+          long cacheSize = queryLong(c, "PRAGMA cache_size");
+          update(c, "PRAGMA cache_size = " + PLAN_CACHE_SIZE);
+          try {
+            return insertPlan(c, e, toolVersion);
+          } finally {
+            update(c, "PRAGMA cache_size = " + cacheSize);
           }
-          return id;
         });
+  }
+
+  private long insertPlan(Connection c, ExperimentPlan e, String toolVersion) throws SQLException {
+    update(
+        c,
+        "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
+            + " tool_version, order_mode, seed, repeat, warmup, created_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        e.name(),
+        e.description(),
+        e.matrixYaml(),
+        e.matrixPath(),
+        toolVersion,
+        e.order() == null ? null : e.orderName(),
+        e.seed(),
+        e.repeat(),
+        e.warmup(),
+        time.now());
+    long id = queryLong(c, "SELECT last_insert_rowid()");
+    insertTrials(c, id, e.trials(), insertCells(c, id, e.cells()));
+    return id;
   }
 
   // Cell ids are assigned here rather than read back row by row: inside the write
   // transaction nobody else can insert, so max(id)+1… are free.
-  private static Map<Integer, Long> insertCells(Connection c, long experimentId, List<Cell> cells)
+  private static CellIds insertCells(Connection c, long experimentId, Iterable<Cell> cells)
       throws SQLException {
-    long next = queryLong(c, "SELECT coalesce(max(id), 0) + 1 FROM cells");
-    Map<Integer, Long> ids = new HashMap<>();
-    try (SqliteBatch cellRows =
-            new SqliteBatch(
-                c, "INSERT INTO cells (id, experiment_id, ordinal, label) VALUES (?, ?, ?, ?)");
-        SqliteBatch params =
-            new SqliteBatch(
-                c, "INSERT INTO cell_params (cell_id, name, value, pos) VALUES (?, ?, ?, ?)");
-        SqliteBatch knobs =
-            new SqliteBatch(
-                c, "INSERT INTO cell_knobs (cell_id, knob, value, pos) VALUES (?, ?, ?, ?)")) {
+    CellIds ids = new CellIds(queryLong(c, "SELECT coalesce(max(id), 0) + 1 FROM cells"));
+    try (SqliteJsonRows labels =
+            new SqliteJsonRows(
+                c,
+                "INSERT INTO cells (id, experiment_id, ordinal, label)"
+                    + " SELECT ?1 + key, ?2, ?3 + key, value FROM json_each(?4)",
+                4);
+        CellEntries params = new CellEntries(c, "cell_params", "name");
+        CellEntries knobs = new CellEntries(c, "cell_knobs", "knob")) {
+      long firstId = 0;
+      int firstOrdinal = 0;
       for (Cell cell : cells) {
-        long cellId = next++;
-        if (ids.put(cell.ordinal(), cellId) != null) {
-          throw new IllegalArgumentException("two cells with ordinal " + cell.ordinal());
+        long cellId = ids.add(cell.ordinal());
+        // A chunk holds cells of consecutive ids and ordinals.
+        if (labels.rows() == CHUNK || cell.ordinal() != firstOrdinal + labels.rows()) {
+          labels.flush(firstId, experimentId, firstOrdinal);
         }
-        cellRows.add(cellId, experimentId, cell.ordinal(), cell.label());
-        addEntries(params, cellId, cell.params());
-        addEntries(knobs, cellId, cell.knobs());
+        if (labels.rows() == 0) {
+          firstId = cellId;
+          firstOrdinal = cell.ordinal();
+        }
+        labels.addText(cell.label());
+        params.add(cellId, cell.params());
+        knobs.add(cellId, cell.knobs());
       }
+      labels.flush(firstId, experimentId, firstOrdinal);
+      params.flush();
+      knobs.flush();
     }
     return ids;
   }
 
-  private static void addEntries(SqliteBatch batch, long cellId, Map<String, String> entries)
+  // One integer per trial (cell id, rep and warm-up flag packed), so that SQLite reads a flat
+  // array of numbers.
+  private static void insertTrials(
+      Connection c, long experimentId, Iterable<Trial> trials, CellIds cellIds)
       throws SQLException {
-    if (entries == null) {
-      return;
+    try (SqliteJsonRows rows =
+        new SqliteJsonRows(
+            c,
+            "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup)"
+                + " SELECT ?1, value >> 32, (value & 4294967295) >> 1, ?2 + key, value & 1"
+                + " FROM json_each(?3)",
+            3)) {
+      int firstSeq = 0;
+      for (Trial t : trials) {
+        long cellId = cellIds.of(t.cellOrdinal(), t.seq());
+        if (t.rep() < 0 || cellId > Integer.MAX_VALUE) {
+          throw new IllegalArgumentException(
+              "trial " + t.seq() + ": rep " + t.rep() + " of cell id " + cellId);
+        }
+        if (rows.rows() == 5 * CHUNK || t.seq() != firstSeq + rows.rows()) {
+          rows.flush(experimentId, firstSeq);
+        }
+        if (rows.rows() == 0) {
+          firstSeq = t.seq();
+        }
+        rows.addNumber(cellId << 32 | (long) t.rep() << 1 | (t.warmup() ? 1 : 0));
+      }
+      rows.flush(experimentId, firstSeq);
     }
-    int pos = 1;
-    for (Map.Entry<String, String> entry : entries.entrySet()) {
-      batch.add(cellId, entry.getKey(), entry.getValue(), pos++);
+  }
+
+  /** The ids given to the cells, by ordinal. */
+  private static final class CellIds {
+    private long next;
+    private long[] byOrdinal = new long[1024];
+
+    CellIds(long first) {
+      this.next = first;
+    }
+
+    long add(int ordinal) {
+      if (ordinal < 1) {
+        throw new IllegalArgumentException("cell ordinal " + ordinal + " is not positive");
+      }
+      if (ordinal >= byOrdinal.length) {
+        byOrdinal = Arrays.copyOf(byOrdinal, Math.max(ordinal + 1, byOrdinal.length * 2));
+      }
+      if (byOrdinal[ordinal] != 0) {
+        throw new IllegalArgumentException("two cells with ordinal " + ordinal);
+      }
+      byOrdinal[ordinal] = next;
+      return next++;
+    }
+
+    long of(int ordinal, int seq) {
+      long id = ordinal > 0 && ordinal < byOrdinal.length ? byOrdinal[ordinal] : 0;
+      if (id == 0) {
+        throw new IllegalArgumentException(
+            "trial " + seq + " refers to no cell with ordinal " + ordinal);
+      }
+      return id;
+    }
+  }
+
+  /**
+   * A cell's params or knobs, in runs of cells with consecutive ids and the same names in the same
+   * order (the common case: every cell of a matrix has the same axes): a run is one array of
+   * values, each row's name and position following from its place.
+   */
+  private static final class CellEntries implements AutoCloseable {
+    private final SqliteJsonRows values;
+    private String[] names = new String[0];
+    private String[] scratchNames = new String[8];
+    private String[] scratchValues = new String[8];
+    private long firstId;
+    private int cellsInRun;
+
+    CellEntries(Connection c, String table, String nameColumn) throws SQLException {
+      values =
+          new SqliteJsonRows(
+              c,
+              "INSERT INTO "
+                  + table
+                  + " (cell_id, "
+                  + nameColumn
+                  + ", value, pos) SELECT ?1 + key / ?2, json_extract(?3, '$[' || (key % ?2) ||"
+                  + " ']'), value, key % ?2 + 1 FROM json_each(?4)",
+              4);
+    }
+
+    void add(long cellId, Map<String, String> entries) throws SQLException {
+      int n = entries == null ? 0 : entries.size();
+      if (n == 0) {
+        return;
+      }
+      if (n > scratchNames.length) {
+        scratchNames = new String[n];
+        scratchValues = new String[n];
+      }
+      int i = 0;
+      for (Map.Entry<String, String> entry : entries.entrySet()) {
+        scratchNames[i] = entry.getKey();
+        scratchValues[i++] = entry.getValue();
+      }
+      if (cellsInRun == CHUNK
+          || cellId != firstId + cellsInRun
+          || !Arrays.equals(names, 0, names.length, scratchNames, 0, n)) {
+        flush();
+      }
+      if (cellsInRun == 0) {
+        names = Arrays.copyOf(scratchNames, n);
+        firstId = cellId;
+      }
+      for (int v = 0; v < n; v++) {
+        values.addText(scratchValues[v]);
+      }
+      cellsInRun++;
+    }
+
+    void flush() throws SQLException {
+      if (cellsInRun > 0) {
+        values.flush(firstId, names.length, namesJson());
+        cellsInRun = 0;
+      }
+    }
+
+    private String namesJson() {
+      StringBuilder json = new StringBuilder("[");
+      for (int i = 0; i < names.length; i++) {
+        if (i > 0) {
+          json.append(',');
+        }
+        json.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(names[i], json);
+        json.append('"');
+      }
+      return json.append(']').toString();
+    }
+
+    @Override
+    public void close() throws SQLException {
+      values.close();
     }
   }
 

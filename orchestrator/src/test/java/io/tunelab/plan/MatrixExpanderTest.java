@@ -146,6 +146,31 @@ class MatrixExpanderTest {
     assertTrue(millis < 5_000, "expansion took " + millis + " ms");
   }
 
+  @Test
+  void listMakesTheSameCellsOnDemand() {
+    Matrix m = load(bigMatrix());
+    List<Cell> expanded = MatrixExpander.expand(m);
+    List<Cell> list = MatrixExpander.list(m);
+    assertEquals(expanded.size(), list.size());
+    for (int i : new int[] {0, 1, 4_999, 31_249, 50_000, expanded.size() - 1}) {
+      assertEquals(expanded.get(i), list.get(i), "cell " + (i + 1));
+      assertEquals(expanded.get(i).label(), list.get(i).label());
+    }
+    assertThrows(IndexOutOfBoundsException.class, () -> list.get(expanded.size()));
+    Matrix filtered =
+        load(
+            "name: filters\n"
+                + "matrix:\n"
+                + "  a: [1, 2]\n"
+                + "  b: [x, y]\n"
+                + "exclude:\n"
+                + "  - {a: 1, b: y}\n"
+                + "include:\n"
+                + "  - {a: 3, b: y}\n"
+                + "workload: {command: run}\n");
+    assertEquals(MatrixExpander.expand(filtered), MatrixExpander.list(filtered));
+  }
+
   /** Ten axes crossing to 100,000 cells, with settings, a knob axis, cases and an exclude. */
   static String bigMatrix() {
     StringBuilder y =
