@@ -28,8 +28,21 @@ is_seconds() {
   return 0
 }
 
-UID_NOW=$(id -u)
-BOOT=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || BOOT=
+# Read by builtins: every agent process (a serve, a one-shot call, a trial's leader)
+# starts with these, and a fork costs milliseconds on a busy host. The effective uid,
+# as `id -u` has it; boot_id reads whole even a byte at a time.
+UID_NOW=
+while IFS="$TAB " read -r id_key _ id_eff _; do
+  case $id_key in
+    Uid:)
+      UID_NOW=$id_eff
+      break
+      ;;
+  esac
+done 2>/dev/null </proc/self/status
+[ -n "$UID_NOW" ] || UID_NOW=$(id -u)
+BOOT=
+{ IFS= read -r BOOT </proc/sys/kernel/random/boot_id; } 2>/dev/null
 [ -n "$BOOT" ] || BOOT=unknown
 
 # Root's state lives on tmpfs: a reboot clears it, as the journal's boot-id rule assumes.
@@ -91,6 +104,12 @@ fi
 OUT_CAP=100000
 TAIL_LINES=200
 BULK=0
+# The agent's own I/O class (`ionice -p`), read at its first trial.
+AGENT_IO=
+AGENT_IO_READ=0
+# 1 while $J is this agent's, left by its last trial for the next (jobs_claim).
+JOBS_KEPT=0
+JOBS_FRESH=1
 
 # ---------------------------------------------------------------------------
 # Values
@@ -1012,8 +1031,26 @@ verb_drop_caches() {
   fi
 }
 
-# Claims $J for this agent, unless a live agent's run holds it.
+# Claims $J for this agent, unless a live agent's run holds it. Sets JOBS_FRESH to 1 when
+# $J was made anew (its FIFOs are still to be made), 0 when this agent's last trial left it.
 jobs_claim() {
+  # The last trial of this agent ended cleanly and left nobody behind: its directory, FIFOs
+  # and job directories serve again, emptied of what the files' presence or size says, so
+  # a trial costs no mkdir, mkfifo or rm on the way.
+  if [ "$JOBS_KEPT" = 1 ] && [ -d "$J" ] && [ ! -h "$J" ]; then
+    JOBS_KEPT=0
+    first_line "$J/owner"
+    if [ "$LINE" = "$$ $MYSTART" ]; then
+      JOBS_FRESH=0
+      : >"$J/pids"
+      : >"$J/go"
+      : >"$J/cancel"
+      : >"$J/trial.err"
+      return 0
+    fi
+  fi
+  JOBS_KEPT=0
+  JOBS_FRESH=1
   if ! mkdir "$J" 2>/dev/null; then
     first_line "$J/owner"
     # shellcheck disable=SC2086 # "PID START"
@@ -1026,6 +1063,8 @@ jobs_claim() {
   fi
   printf '%s %s\n' "$$" "$MYSTART" >"$J/owner"
   : >"$J/pids"
+  : >"$J/go"
+  : >"$J/cancel"
 }
 
 # Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file: all of it up to OUT_CAP lines
@@ -1084,10 +1123,13 @@ trial_parse() {
             tp_dir=$J/m$TM
             ;;
         esac
-        mkdir "$tp_dir" || return 1
+        [ -d "$tp_dir" ] || mkdir "$tp_dir" || return 1
         printf '%s\n' "$tp_value" >"$tp_dir/name"
-        : >"$tp_dir/argv"
-        : >"$tp_dir/env"
+        # Emptied: a kept directory holds the files of an earlier trial's job.
+        for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
+          start end rc stopped; do
+          : >"$tp_dir/$tp_file"
+        done
         ;;
       "arg$TAB"* | "env$TAB"* | "stdin$TAB"* | "nice$TAB"* | "ionice$TAB"* | "cpus$TAB"* | "stdout$TAB"*)
         tp_key=${tp_line%%"$TAB"*}
@@ -1152,8 +1194,11 @@ trial_parse() {
     err "$1: no job given"
     tp_bad=1
   fi
-  for tp_dir in "$J"/[0-9]* "$J"/m[0-9]*; do
-    [ -d "$tp_dir" ] || continue
+  tp_i=1
+  while [ "$tp_i" -le $((TN + TM)) ]; do
+    tp_dir=$J/$tp_i
+    [ "$tp_i" -le "$TN" ] || tp_dir=$J/m$((tp_i - TN))
+    tp_i=$((tp_i + 1))
     if [ ! -s "$tp_dir/argv" ]; then
       first_line "$tp_dir/name"
       err "$1: job $LINE has no arg line"
@@ -1180,11 +1225,19 @@ trial_start() {
     rm -rf "$J"
     return "$ts_rc"
   fi
-  if ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
+  if [ "$JOBS_FRESH" = 1 ] &&
+    ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
     err "$1: cannot create the trial's FIFOs in $J"
     rm -rf "$J"
     return 1
   fi
+  # What `ionice -p` says of a job that asks for no class: the agent's own, which every
+  # process of the trial inherits. Read once per agent, not once per job and trial.
+  if [ "$AGENT_IO_READ" = 0 ]; then
+    AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
+    AGENT_IO_READ=1
+  fi
+  printf '%s\n' "$AGENT_IO" >"$J/io"
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
   exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started" 5<>"$J/done"
   # The trial: a new session and process group holding every process of this request,
@@ -1204,10 +1257,15 @@ trial_start() {
   return 0
 }
 
-# Blocks until end of file on the FIFO open on fd $1. In `wait`, not in `read`: a signal
-# that ends the agent meanwhile must leave its exit trap able to end the trial (bash's
-# read builtin, interrupted so, leaves later reads of the exit trap failing).
+# Blocks until end of file on the FIFO open on fd $1. dash reads it with its builtin (no
+# fork). bash waits for a cat instead: a signal that ends the agent meanwhile must leave its
+# exit trap able to end the trial, and bash's read builtin, interrupted so, leaves later
+# reads of the exit trap failing.
 await_eof() {
+  if [ -z "${BASH_VERSION:-}" ]; then
+    while IFS= read -r LINE <&"$1"; do :; done
+    return 0
+  fi
   case $1 in
     3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
     *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
@@ -1217,7 +1275,7 @@ await_eof() {
 
 # Opens the barrier: every process of the trial starts now.
 trial_go() {
-  : >"$J/go"
+  printf 'go\n' >"$J/go"
   exec 7>&-
 }
 
@@ -1275,6 +1333,15 @@ trial_jobs() {
 trial_end() {
   exec 6>&-
   wait "$CUR_G"
+  # What the workloads left running (a daemonised child, a killed job's subshell, the
+  # timer's sleep) is still in the trial's group: end it now, not when it pleases. The
+  # leader is gone, so a signal 0 to the group (a builtin, no /proc scan) fails unless
+  # something is left; the group's number cannot be reused while it has members.
+  if kill -s 0 -- "-$CUR_G" 2>/dev/null; then
+    group_end "$CUR_G"
+  fi
+  te_keep=0
+  kill -s 0 -- "-$CUR_G" 2>/dev/null || te_keep=1
   CUR_G=
   te_i=1
   while [ "$te_i" -le "$TM" ]; do
@@ -1291,7 +1358,14 @@ trial_end() {
     job_lines err "$LINE" "$J/m$te_i/err" tail
     te_i=$((te_i + 1))
   done
-  rm -rf "$J"
+  if [ "$te_keep" = 1 ]; then
+    # Kept for the next trial: nobody of this one is left to hold a FIFO or write a file.
+    : >"$J/pids"
+    : >"$J/pgid"
+    JOBS_KEPT=1
+  else
+    rm -rf "$J"
+  fi
 }
 
 verb_run() {
@@ -1317,7 +1391,7 @@ verb_go() {
     err "go: no trial is started"
     return 2
   fi
-  if [ -e "$J/go" ]; then
+  if [ -s "$J/go" ]; then
     err "go: the trial is released already"
     return 2
   fi
@@ -1359,7 +1433,7 @@ verb_cancel() {
   # A jobs dir left by a dead agent lists pids that may belong to anyone by now.
   # shellcheck disable=SC2086 # "PID START"
   [ -n "$LINE" ] && alive $LINE || return 0
-  : >"$J/cancel"
+  printf 'cancel\n' >"$J/cancel"
   ca_seen=' '
   ca_victims=
   ca_tries=0
@@ -1458,7 +1532,13 @@ job_setup() {
         ;;
     esac
   done </proc/self/status
-  js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  if [ -s "$js_dir/ionice" ]; then
+    js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  else
+    # Unchanged since the fork: the agent's own class, which it read once ($J/io).
+    first_line "$J/io"
+    js_io=$LINE
+  fi
   printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
   return "$js_rc"
 }
@@ -1477,7 +1557,7 @@ run_job() {
     set -- "$@" "$rj_word"
   done <"$rj_dir/argv"
   rj_in=/dev/null
-  [ ! -e "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
   printf 'ready\n' >&5
   exec 5>&-
   if [ "$rj_setup" = 1 ]; then
@@ -1487,7 +1567,7 @@ run_job() {
   fi
   IFS= read -r rj_word <&6
   exec 6<&-
-  if [ ! -e "$J/go" ] || [ -e "$J/cancel" ]; then
+  if [ ! -s "$J/go" ] || [ -s "$J/cancel" ]; then
     printf '130\n' >"$rj_dir/rc"
     return 0
   fi
@@ -1548,12 +1628,12 @@ trial_stop() {
   while [ "$ts_i" -le "$TN" ]; do
     ts_dir=$J/$ts_i
     ts_i=$((ts_i + 1))
-    [ ! -e "$ts_dir/rc" ] || continue
+    [ ! -s "$ts_dir/rc" ] || continue
     first_line "$ts_dir/pid"
     alive "$LINE" || continue
     if [ "$1" = INT ]; then
       printf 'INT\n' >"$ts_dir/stopped"
-    elif [ -e "$ts_dir/stopped" ]; then
+    elif [ -s "$ts_dir/stopped" ]; then
       printf 'KILL\n' >"$ts_dir/stopped"
     else
       continue
@@ -1606,7 +1686,7 @@ trial_main() {
   IFS= read -r LINE <&3
   exec 3<&-
   tm_go=0
-  if [ -e "$J/go" ] && [ ! -e "$J/cancel" ]; then
+  if [ -s "$J/go" ] && [ ! -s "$J/cancel" ]; then
     tm_go=1
     tm_i=1
     while [ "$tm_i" -le "$TM" ]; do
@@ -1614,7 +1694,7 @@ trial_main() {
       tm_i=$((tm_i + 1))
     done
   fi
-  # The barrier opens (called off without $J/go).
+  # The barrier opens (called off without "go" in $J/go).
   exec 9>&-
   tm_timer=
   if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
@@ -1651,20 +1731,7 @@ trial_main() {
     fi
     tm_i=$((tm_i + 1))
   done
-  # What the workloads left running (a daemonised child, a killed job's subshell, the
-  # timer's sleep) is still in this group: end it now, not when it pleases.
-  group_members "$$" "$$"
-  [ -n "$GM" ] || exit 0
-  kill -s TERM 0 2>/dev/null
-  tm_tries=0
-  while [ "$tm_tries" -lt 40 ]; do
-    sleep 0.05
-    group_members "$$" "$$"
-    [ -n "$GM" ] || exit 0
-    tm_tries=$((tm_tries + 1))
-  done
-  # shellcheck disable=SC2086 # a list of pids
-  signal_all KILL $GM
+  # What the workloads left running is ended by the agent once this leader has exited.
   exit 0
 }
 
@@ -1747,11 +1814,13 @@ prepare_state() {
 cleanup() {
   trap '' INT TERM HUP
   if [ -n "${CUR_G:-}" ]; then
-    : >"$J/cancel" 2>/dev/null
+    printf 'cancel\n' >"$J/cancel" 2>/dev/null
     # In a fresh shell: bash, ended by a signal while its read builtin waited for input,
     # fails every read of its exit trap, and group_end reads /proc with it. Should this
     # fail anyway, jobs/ stays for the next agent, which ends the group.
     "$SELF_SH" "$0" __end "$CUR_G" "$CUR_GSTART" && rm -rf "$J"
+  elif [ "${JOBS_KEPT:-0}" = 1 ]; then
+    rm -rf "$J"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
   rm -rf "$T"
@@ -1908,7 +1977,7 @@ reader_main() {
   alive "$2" "$3" || exit 0
   first_line "$J/owner"
   if [ "$LINE" = "$2 $3" ]; then
-    : >"$J/cancel"
+    printf 'cancel\n' >"$J/cancel"
     first_line "$J/pgid"
     # shellcheck disable=SC2086 # "PGID START"
     [ -z "$LINE" ] || group_end $LINE
