@@ -112,6 +112,368 @@ JOBS_KEPT=0
 JOBS_FRESH=1
 
 # ---------------------------------------------------------------------------
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
+# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
+# signal sent to the whole group reaches the workloads and the trial lives on to record
+# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
+# closes the only writer, so all are released at once and nothing polls meanwhile.
+#
+# It comes first, with the few helpers it needs, and starts before the rest is read:
+# a shell reads and runs a script one command at a time, so the leader of every trial
+# never parses the agent's other verbs.
+
+# Reads the first line of a file into LINE (empty when the file is missing).
+first_line() {
+  LINE=
+  { IFS= read -r LINE <"$1"; } 2>/dev/null
+  return 0
+}
+
+# Converts seconds with an optional fraction ("0.5") to NS (nanoseconds).
+to_ns() {
+  tn_int=${1%%.*}
+  tn_frac=
+  case $1 in
+    *.*) tn_frac=${1#*.} ;;
+  esac
+  tn_frac=${tn_frac}000000000
+  tn_frac=${tn_frac%"${tn_frac#?????????}"}
+  # A leading zero would make the shell read octal.
+  while :; do
+    case $tn_int in
+      0?*) tn_int=${tn_int#0} ;;
+      *) break ;;
+    esac
+  done
+  while :; do
+    case $tn_frac in
+      0?*) tn_frac=${tn_frac#0} ;;
+      *) break ;;
+    esac
+  done
+  NS=$((${tn_int:-0} * 1000000000 + tn_frac))
+}
+
+# Sets PS_STATE, PS_PPID, PS_PGRP and PS_START (clock ticks after boot) of pid $1 from
+# /proc; false when there is no such process. Builtins only: this runs in loops.
+proc_stat() {
+  case $1 in
+    "" | *[!0-9]*) return 1 ;;
+  esac
+  PS_LINE=
+  { IFS= read -r PS_LINE <"/proc/$1/stat"; } 2>/dev/null
+  case $PS_LINE in
+    *") "*) ;;
+    *) return 1 ;;
+  esac
+  # shellcheck disable=SC2086 # split the numeric fields after "(comm) "
+  set -- ${PS_LINE##*") "}
+  [ $# -ge 20 ] || return 1
+  PS_STATE=$1
+  PS_PPID=$2
+  PS_PGRP=$3
+  PS_NICE=${17}
+  PS_START=${20}
+}
+
+# True when pid $1 runs (not a zombie) and, if $2 is given, started at tick $2.
+alive() {
+  proc_stat "$1" || return 1
+  [ "$PS_STATE" != Z ] || return 1
+  [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
+}
+
+# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
+descendants() {
+  DS=
+  [ $# -gt 0 ] || return 0
+  ds_roots=" $* "
+  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
+    $1 ~ /^[0-9]+$/ {
+      rest = $0
+      if (!sub(/.*\) /, "", rest)) next
+      split(rest, f, " ")
+      kids[f[2]] = kids[f[2]] " " $1
+    }
+    END {
+      queue = roots
+      while (queue != "") {
+        n = split(queue, q, " "); queue = ""
+        for (i = 1; i <= n; i++) {
+          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
+        }
+      }
+      print out
+    }')
+  ds_seen=$ds_roots
+  for ds_pid in $ds_list; do
+    proc_stat "$ds_pid" || continue
+    case $ds_seen in
+      *" $PS_PPID "*)
+        DS="$DS $ds_pid"
+        ds_seen="$ds_seen$ds_pid "
+        ;;
+    esac
+  done
+}
+
+# Sends signal $1 to every pid in the rest of the arguments that still exists.
+signal_all() {
+  sa_sig=$1
+  shift
+  for sa_pid in "$@"; do
+    kill -s "$sa_sig" "$sa_pid" 2>/dev/null
+  done
+  return 0
+}
+
+# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
+# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
+# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
+# fails the job.
+job_setup() {
+  js_dir=$1
+  IFS= read -r LINE </proc/self/stat
+  js_self=${LINE%% *}
+  js_rc=0
+  if [ -s "$js_dir/nice" ]; then
+    first_line "$js_dir/nice"
+    renice -n "$LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/ionice" ]; then
+    first_line "$js_dir/ionice"
+    case $LINE in
+      idle) set -- -c 3 ;;
+      be/*) set -- -c 2 -n "${LINE#be/}" ;;
+      *) set -- -c 1 -n "${LINE#rt/}" ;;
+    esac
+    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/cpus" ]; then
+    first_line "$js_dir/cpus"
+    taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
+  fi
+  js_nice=
+  proc_stat "$js_self" && js_nice=$PS_NICE
+  js_cpus=
+  while IFS= read -r js_line; do
+    case $js_line in
+      Cpus_allowed_list:*)
+        js_cpus=${js_line#*:}
+        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
+        break
+        ;;
+    esac
+  done </proc/self/status
+  if [ -s "$js_dir/ionice" ]; then
+    js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  else
+    # Unchanged since the fork: the agent's own class, which it read once ($J/io).
+    first_line "$J/io"
+    js_io=$LINE
+  fi
+  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
+  return "$js_rc"
+}
+
+# One job: load argv, set it up, wait at the barrier, time the workload.
+run_job() {
+  rj_dir=$1
+  rj_timeout=$2
+  # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
+  exec 3<&- 4>&- 7>&- 8<&- 9>&-
+  exec 6<"$J/barrier"
+  rj_setup=0
+  job_setup "$rj_dir" || rj_setup=1
+  set --
+  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
+    set -- "$@" "$rj_word"
+  done <"$rj_dir/argv"
+  rj_in=/dev/null
+  [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  printf 'ready\n' >&5
+  exec 5>&-
+  if [ "$rj_setup" = 1 ]; then
+    # Its CPU list was refused: the job cannot run as asked.
+    printf '125\n' >"$rj_dir/rc"
+    return 0
+  fi
+  IFS= read -r rj_word <&6
+  exec 6<&-
+  if [ ! -s "$J/go" ] || [ -s "$J/cancel" ]; then
+    printf '130\n' >"$rj_dir/rc"
+    return 0
+  fi
+  date +%s%N >"$rj_dir/start"
+  # The env lines are exported in the workload's own process, so they cannot clobber
+  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
+  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
+  # gives the workload their default actions, which a backgrounded shell command (INT)
+  # or a child of this trial (TERM) would not have.
+  (
+    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
+      export "${rj_kv?}"
+    done <"$rj_dir/env"
+    exec timeout --foreground -k 2 "$rj_timeout" "$@"
+  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
+  rj_pid=$!
+  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
+  printf '%s\n' "$rj_pid" >>"$J/pids"
+  wait "$rj_pid"
+  rj_rc=$?
+  date +%s%N >"$rj_dir/end"
+  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
+    # The workload outlived TERM at the deadline and was killed 2 s later.
+    first_line "$rj_dir/start"
+    rj_start=$LINE
+    first_line "$rj_dir/end"
+    to_ns "$rj_timeout"
+    [ $((LINE - rj_start)) -lt "$NS" ] || rj_rc=124
+  fi
+  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
+}
+
+# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
+# ignore as the leader does.
+monitor_start() {
+  ms_dir=$1
+  (
+    trap - TERM
+    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
+    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
+      export "${ms_kv?}"
+    done <"$ms_dir/env"
+    set --
+    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
+      set -- "$@" "$ms_word"
+    done <"$ms_dir/argv"
+    exec "$@"
+  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
+  printf '%s\n' "$!" >"$ms_dir/pid"
+}
+
+# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
+# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
+# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
+trial_stop() {
+  ts_roots=
+  ts_i=1
+  while [ "$ts_i" -le "$TN" ]; do
+    ts_dir=$J/$ts_i
+    ts_i=$((ts_i + 1))
+    [ ! -s "$ts_dir/rc" ] || continue
+    first_line "$ts_dir/pid"
+    alive "$LINE" || continue
+    if [ "$1" = INT ]; then
+      printf 'INT\n' >"$ts_dir/stopped"
+    elif [ -s "$ts_dir/stopped" ]; then
+      printf 'KILL\n' >"$ts_dir/stopped"
+    else
+      continue
+    fi
+    ts_roots="$ts_roots $LINE"
+  done
+  [ -n "$ts_roots" ] || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  descendants $ts_roots
+  if [ "$1" = INT ]; then
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all INT $DS
+  else
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all KILL $DS $ts_roots
+  fi
+}
+
+trial_main() {
+  J=$1
+  TN=$2
+  TM=$3
+  tm_timeout=$4
+  tm_duration=$5
+  trap '' TERM HUP
+  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
+  # stop. Opened for reading while the inherited writers still exist, so the
+  # opens never block; then those inherited writers are dropped.
+  exec 3<"$J/open" 8<"$J/end"
+  exec 7>&- 6>&-
+  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
+  exec 7>&5 5>&-
+  exec 9<>"$J/barrier" 5<>"$J/readyq"
+  tm_wrappers=
+  tm_i=1
+  while [ "$tm_i" -le "$TN" ]; do
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$J/$tm_i" "$tm_timeout" 2>"$J/$tm_i/agent.err" &
+    printf '%s\n' "$!" >"$J/$tm_i/wrapper"
+    tm_wrappers="$tm_wrappers $!"
+    tm_i=$((tm_i + 1))
+  done
+  # Every job writes a line when it waits at the barrier and closes its end of the queue;
+  # end of file once all have (or died).
+  exec 6<"$J/readyq" 5>&-
+  while IFS= read -r LINE <&6; do :; done
+  exec 6<&-
+  # Tells the agent: every process waits at the barrier.
+  exec 4>&-
+  IFS= read -r LINE <&3
+  exec 3<&-
+  tm_go=0
+  if [ -s "$J/go" ] && [ ! -s "$J/cancel" ]; then
+    tm_go=1
+    tm_i=1
+    while [ "$tm_i" -le "$TM" ]; do
+      monitor_start "$J/m$tm_i"
+      tm_i=$((tm_i + 1))
+    done
+  fi
+  # The barrier opens (called off without "go" in $J/go).
+  exec 9>&-
+  tm_timer=
+  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
+    (
+      trap - TERM
+      exec 7>&- 8<&-
+      sleep "$tm_duration"
+      trial_stop INT
+      sleep "$STOP_GRACE"
+      trial_stop KILL
+    ) >/dev/null 2>&1 &
+    tm_timer=$!
+  fi
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$tm_wrappers" ] || wait $tm_wrappers
+  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # Tells the agent: every job has ended.
+  exec 7>&-
+  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
+  [ "$TM" = 0 ] || IFS= read -r LINE <&8
+  exec 8<&-
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    [ -z "$LINE" ] || kill -s TERM "$LINE" 2>/dev/null
+    tm_i=$((tm_i + 1))
+  done
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    if [ -n "$LINE" ]; then
+      wait "$LINE"
+      printf '%s\n' "$?" >"$J/m$tm_i/rc"
+    fi
+    tm_i=$((tm_i + 1))
+  done
+  # What the workloads left running is ended by the agent once this leader has exited.
+  exit 0
+}
+
+if [ "${1:-}" = __trial ]; then
+  [ $# -eq 6 ] || exit 2
+  trial_main "$2" "$3" "$4" "$5" "$6"
+fi
+
+# ---------------------------------------------------------------------------
 # Values
 
 # Sets VALUE to the file's contents on one line (lines joined with spaces). cat, not the
@@ -198,38 +560,6 @@ selected_entry() {
       [ -n "$SEL" ] || SEL=$1
       ;;
   esac
-}
-
-# Reads the first line of a file into LINE (empty when the file is missing).
-first_line() {
-  LINE=
-  { IFS= read -r LINE <"$1"; } 2>/dev/null
-  return 0
-}
-
-# Converts seconds with an optional fraction ("0.5") to NS (nanoseconds).
-to_ns() {
-  tn_int=${1%%.*}
-  tn_frac=
-  case $1 in
-    *.*) tn_frac=${1#*.} ;;
-  esac
-  tn_frac=${tn_frac}000000000
-  tn_frac=${tn_frac%"${tn_frac#?????????}"}
-  # A leading zero would make the shell read octal.
-  while :; do
-    case $tn_int in
-      0?*) tn_int=${tn_int#0} ;;
-      *) break ;;
-    esac
-  done
-  while :; do
-    case $tn_frac in
-      0?*) tn_frac=${tn_frac#0} ;;
-      *) break ;;
-    esac
-  done
-  NS=$((${tn_int:-0} * 1000000000 + tn_frac))
 }
 
 # ---------------------------------------------------------------------------
@@ -458,35 +788,6 @@ journal_for_write() {
 # the reader of a serve is in its own group too. Groups are recorded with their
 # leader's start time, so a recorded number is never mistaken for a later process.
 
-# Sets PS_STATE, PS_PPID, PS_PGRP and PS_START (clock ticks after boot) of pid $1 from
-# /proc; false when there is no such process. Builtins only: this runs in loops.
-proc_stat() {
-  case $1 in
-    "" | *[!0-9]*) return 1 ;;
-  esac
-  PS_LINE=
-  { IFS= read -r PS_LINE <"/proc/$1/stat"; } 2>/dev/null
-  case $PS_LINE in
-    *") "*) ;;
-    *) return 1 ;;
-  esac
-  # shellcheck disable=SC2086 # split the numeric fields after "(comm) "
-  set -- ${PS_LINE##*") "}
-  [ $# -ge 20 ] || return 1
-  PS_STATE=$1
-  PS_PPID=$2
-  PS_PGRP=$3
-  PS_NICE=${17}
-  PS_START=${20}
-}
-
-# True when pid $1 runs (not a zombie) and, if $2 is given, started at tick $2.
-alive() {
-  proc_stat "$1" || return 1
-  [ "$PS_STATE" != Z ] || return 1
-  [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
-}
-
 # Sets GM to the live members of process group $1, except pid $2.
 group_members() {
   GM=
@@ -563,50 +864,6 @@ tree_pids() {
       *" $PS_PPID "*) TP="$TP $tp_pid" ;;
     esac
   done
-}
-
-# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
-descendants() {
-  DS=
-  [ $# -gt 0 ] || return 0
-  ds_roots=" $* "
-  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
-    $1 ~ /^[0-9]+$/ {
-      rest = $0
-      if (!sub(/.*\) /, "", rest)) next
-      split(rest, f, " ")
-      kids[f[2]] = kids[f[2]] " " $1
-    }
-    END {
-      queue = roots
-      while (queue != "") {
-        n = split(queue, q, " "); queue = ""
-        for (i = 1; i <= n; i++) {
-          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
-        }
-      }
-      print out
-    }')
-  ds_seen=$ds_roots
-  for ds_pid in $ds_list; do
-    proc_stat "$ds_pid" || continue
-    case $ds_seen in
-      *" $PS_PPID "*)
-        DS="$DS $ds_pid"
-        ds_seen="$ds_seen$ds_pid "
-        ;;
-    esac
-  done
-}
-
-# Sends signal $1 to every pid in the rest of the arguments that still exists.
-signal_all() {
-  sa_sig=$1
-  shift
-  for sa_pid in "$@"; do
-    kill -s "$sa_sig" "$sa_pid" 2>/dev/null
-  done
-  return 0
 }
 
 # True when any pid among the arguments still runs.
@@ -1488,254 +1745,6 @@ dispatch() {
 }
 
 # ---------------------------------------------------------------------------
-# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
-# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
-# signal sent to the whole group reaches the workloads and the trial lives on to record
-# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
-# closes the only writer, so all are released at once and nothing polls meanwhile.
-
-# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
-# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
-# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
-# fails the job.
-job_setup() {
-  js_dir=$1
-  IFS= read -r LINE </proc/self/stat
-  js_self=${LINE%% *}
-  js_rc=0
-  if [ -s "$js_dir/nice" ]; then
-    first_line "$js_dir/nice"
-    renice -n "$LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
-  fi
-  if [ -s "$js_dir/ionice" ]; then
-    first_line "$js_dir/ionice"
-    case $LINE in
-      idle) set -- -c 3 ;;
-      be/*) set -- -c 2 -n "${LINE#be/}" ;;
-      *) set -- -c 1 -n "${LINE#rt/}" ;;
-    esac
-    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
-  fi
-  if [ -s "$js_dir/cpus" ]; then
-    first_line "$js_dir/cpus"
-    taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
-  fi
-  js_nice=
-  proc_stat "$js_self" && js_nice=$PS_NICE
-  js_cpus=
-  while IFS= read -r js_line; do
-    case $js_line in
-      Cpus_allowed_list:*)
-        js_cpus=${js_line#*:}
-        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
-        break
-        ;;
-    esac
-  done </proc/self/status
-  if [ -s "$js_dir/ionice" ]; then
-    js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
-  else
-    # Unchanged since the fork: the agent's own class, which it read once ($J/io).
-    first_line "$J/io"
-    js_io=$LINE
-  fi
-  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
-  return "$js_rc"
-}
-
-# One job: load argv, set it up, wait at the barrier, time the workload.
-run_job() {
-  rj_dir=$1
-  rj_timeout=$2
-  # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
-  exec 3<&- 4>&- 7>&- 8<&- 9>&-
-  exec 6<"$J/barrier"
-  rj_setup=0
-  job_setup "$rj_dir" || rj_setup=1
-  set --
-  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
-    set -- "$@" "$rj_word"
-  done <"$rj_dir/argv"
-  rj_in=/dev/null
-  [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
-  printf 'ready\n' >&5
-  exec 5>&-
-  if [ "$rj_setup" = 1 ]; then
-    # Its CPU list was refused: the job cannot run as asked.
-    printf '125\n' >"$rj_dir/rc"
-    return 0
-  fi
-  IFS= read -r rj_word <&6
-  exec 6<&-
-  if [ ! -s "$J/go" ] || [ -s "$J/cancel" ]; then
-    printf '130\n' >"$rj_dir/rc"
-    return 0
-  fi
-  date +%s%N >"$rj_dir/start"
-  # The env lines are exported in the workload's own process, so they cannot clobber
-  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
-  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
-  # gives the workload their default actions, which a backgrounded shell command (INT)
-  # or a child of this trial (TERM) would not have.
-  (
-    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
-      export "${rj_kv?}"
-    done <"$rj_dir/env"
-    exec timeout --foreground -k 2 "$rj_timeout" "$@"
-  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
-  rj_pid=$!
-  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
-  printf '%s\n' "$rj_pid" >>"$J/pids"
-  wait "$rj_pid"
-  rj_rc=$?
-  date +%s%N >"$rj_dir/end"
-  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
-    # The workload outlived TERM at the deadline and was killed 2 s later.
-    first_line "$rj_dir/start"
-    rj_start=$LINE
-    first_line "$rj_dir/end"
-    to_ns "$rj_timeout"
-    [ $((LINE - rj_start)) -lt "$NS" ] || rj_rc=124
-  fi
-  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
-}
-
-# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
-# ignore as the leader does.
-monitor_start() {
-  ms_dir=$1
-  (
-    trap - TERM
-    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
-    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
-      export "${ms_kv?}"
-    done <"$ms_dir/env"
-    set --
-    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
-      set -- "$@" "$ms_word"
-    done <"$ms_dir/argv"
-    exec "$@"
-  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
-  printf '%s\n' "$!" >"$ms_dir/pid"
-}
-
-# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
-# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
-# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
-trial_stop() {
-  ts_roots=
-  ts_i=1
-  while [ "$ts_i" -le "$TN" ]; do
-    ts_dir=$J/$ts_i
-    ts_i=$((ts_i + 1))
-    [ ! -s "$ts_dir/rc" ] || continue
-    first_line "$ts_dir/pid"
-    alive "$LINE" || continue
-    if [ "$1" = INT ]; then
-      printf 'INT\n' >"$ts_dir/stopped"
-    elif [ -s "$ts_dir/stopped" ]; then
-      printf 'KILL\n' >"$ts_dir/stopped"
-    else
-      continue
-    fi
-    ts_roots="$ts_roots $LINE"
-  done
-  [ -n "$ts_roots" ] || return 0
-  # shellcheck disable=SC2086 # a list of pids
-  descendants $ts_roots
-  if [ "$1" = INT ]; then
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all INT $DS
-  else
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all KILL $DS $ts_roots
-  fi
-}
-
-trial_main() {
-  J=$1
-  TN=$2
-  TM=$3
-  tm_timeout=$4
-  tm_duration=$5
-  trap '' TERM HUP
-  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
-  # stop. Opened for reading while the inherited writers still exist, so the
-  # opens never block; then those inherited writers are dropped.
-  exec 3<"$J/open" 8<"$J/end"
-  exec 7>&- 6>&-
-  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
-  exec 7>&5 5>&-
-  exec 9<>"$J/barrier" 5<>"$J/readyq"
-  tm_wrappers=
-  tm_i=1
-  while [ "$tm_i" -le "$TN" ]; do
-    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
-    run_job "$J/$tm_i" "$tm_timeout" 2>"$J/$tm_i/agent.err" &
-    printf '%s\n' "$!" >"$J/$tm_i/wrapper"
-    tm_wrappers="$tm_wrappers $!"
-    tm_i=$((tm_i + 1))
-  done
-  # Every job writes a line when it waits at the barrier and closes its end of the queue;
-  # end of file once all have (or died).
-  exec 6<"$J/readyq" 5>&-
-  while IFS= read -r LINE <&6; do :; done
-  exec 6<&-
-  # Tells the agent: every process waits at the barrier.
-  exec 4>&-
-  IFS= read -r LINE <&3
-  exec 3<&-
-  tm_go=0
-  if [ -s "$J/go" ] && [ ! -s "$J/cancel" ]; then
-    tm_go=1
-    tm_i=1
-    while [ "$tm_i" -le "$TM" ]; do
-      monitor_start "$J/m$tm_i"
-      tm_i=$((tm_i + 1))
-    done
-  fi
-  # The barrier opens (called off without "go" in $J/go).
-  exec 9>&-
-  tm_timer=
-  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
-    (
-      trap - TERM
-      exec 7>&- 8<&-
-      sleep "$tm_duration"
-      trial_stop INT
-      sleep "$STOP_GRACE"
-      trial_stop KILL
-    ) >/dev/null 2>&1 &
-    tm_timer=$!
-  fi
-  # shellcheck disable=SC2086 # a list of pids
-  [ -z "$tm_wrappers" ] || wait $tm_wrappers
-  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
-  # Tells the agent: every job has ended.
-  exec 7>&-
-  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
-  [ "$TM" = 0 ] || IFS= read -r LINE <&8
-  exec 8<&-
-  tm_i=1
-  while [ "$tm_i" -le "$TM" ]; do
-    first_line "$J/m$tm_i/pid"
-    [ -z "$LINE" ] || kill -s TERM "$LINE" 2>/dev/null
-    tm_i=$((tm_i + 1))
-  done
-  tm_i=1
-  while [ "$tm_i" -le "$TM" ]; do
-    first_line "$J/m$tm_i/pid"
-    if [ -n "$LINE" ]; then
-      wait "$LINE"
-      printf '%s\n' "$?" >"$J/m$tm_i/rc"
-    fi
-    tm_i=$((tm_i + 1))
-  done
-  # What the workloads left running is ended by the agent once this leader has exited.
-  exit 0
-}
-
-# ---------------------------------------------------------------------------
 # State directory and lock
 
 state_refuse() {
@@ -2137,10 +2146,6 @@ one_shot() {
 }
 
 case $1 in
-  __trial)
-    [ $# -eq 6 ] || exit 2
-    trial_main "$2" "$3" "$4" "$5" "$6"
-    ;;
   __reader)
     [ $# -eq 4 ] || exit 2
     reader_main "$2" "$3" "$4"
