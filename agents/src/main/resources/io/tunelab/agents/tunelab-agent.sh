@@ -276,13 +276,19 @@ job_setup() {
   return "$js_rc"
 }
 
-# One job: load argv, set it up, wait at the barrier, time the workload.
+# One job: load argv, set it up, wait at the barrier, time the workload. With $3 = alone
+# the trial's leader runs its only job itself (no monitor, no duration): it tells the
+# agent it is ready and waits for the release on the leader's own FIFOs, one fork and
+# the barrier fewer.
 run_job() {
   rj_dir=$1
   rj_timeout=$2
-  # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
-  exec 3<&- 4>&- 7>&- 8<&- 9>&-
-  exec 6<"$J/barrier"
+  rj_alone=${3:-}
+  if [ -z "$rj_alone" ]; then
+    # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
+    exec 3<&- 4>&- 7>&- 8<&- 9>&-
+    exec 6<"$J/barrier"
+  fi
   rj_setup=0
   job_setup "$rj_dir" || rj_setup=1
   set --
@@ -291,15 +297,23 @@ run_job() {
   done <"$rj_dir/argv"
   rj_in=/dev/null
   [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
-  printf 'ready\n' >&5
-  exec 5>&-
+  if [ -n "$rj_alone" ]; then
+    exec 4>&-
+    IFS= read -r rj_word <&3
+    exec 3<&-
+  else
+    printf 'ready\n' >&5
+    exec 5>&-
+  fi
   if [ "$rj_setup" = 1 ]; then
     # Its CPU list was refused: the job cannot run as asked.
     printf '125\n' >"$rj_dir/rc"
     return 0
   fi
-  IFS= read -r rj_word <&6
-  exec 6<&-
+  if [ -z "$rj_alone" ]; then
+    IFS= read -r rj_word <&6
+    exec 6<&-
+  fi
   if [ ! -s "$J/go" ] || [ -s "$J/cancel" ]; then
     printf '130\n' >"$rj_dir/rc"
     return 0
@@ -311,6 +325,8 @@ run_job() {
   # gives the workload their default actions, which a backgrounded shell command (INT)
   # or a child of this trial (TERM) would not have.
   (
+    # A leader running its job alone still holds its FIFO ends: never the workload's.
+    exec 3<&- 4>&- 7>&- 8<&-
     while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
       export "${rj_kv?}"
     done <"$rj_dir/env"
@@ -399,6 +415,13 @@ trial_main() {
   exec 7>&- 6>&-
   # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
   exec 7>&5 5>&-
+  if [ "$TN" = 1 ] && [ "$TM" = 0 ] && [ "$tm_duration" = 0 ]; then
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$J/1" "$tm_timeout" alone 2>"$J/1/agent.err"
+    # Tells the agent: the job has ended.
+    exec 7>&- 8<&-
+    exit 0
+  fi
   exec 9<>"$J/barrier" 5<>"$J/readyq"
   tm_wrappers=
   tm_i=1
