@@ -107,6 +107,14 @@ BULK=0
 # The agent's own I/O class (`ionice -p`), read at its first trial.
 AGENT_IO=
 AGENT_IO_READ=0
+# The request's payload lines, each ended by a newline, when PAYLOAD_OK is 1 (a serve keeps
+# them as it reads them): dash's read builtin reads a file a byte at a time, and apply
+# went over its payload seven times.
+PAYLOAD=
+PAYLOAD_OK=0
+# JKEYS holds the journal's paths when JKEYS_OK is 1 (journal_load).
+JKEYS=
+JKEYS_OK=0
 # 1 while $J is this agent's, left by its last trial for the next (jobs_claim).
 JOBS_KEPT=0
 JOBS_FRESH=1
@@ -517,6 +525,41 @@ get_value() {
 get_values() {
   VALUES=
   [ $# -gt 0 ] || return 0
+  # sysfs serves every read of an open file from the text it made at the first, so the
+  # read builtin, a byte at a time, reads its files whole, and forks nothing. /proc/sys
+  # does not (see get_value): a request with such a path goes to awk.
+  for gv_file in "$@"; do
+    case $gv_file in
+      /sys/*) ;;
+      *) gv_file= && break ;;
+    esac
+  done
+  if [ -n "$gv_file" ]; then
+    for gv_file in "$@"; do
+      gv_v=
+      gv_d=
+      gv_k=0
+      if ! {
+        while IFS= read -r gv_line || [ -n "$gv_line" ]; do
+          gv_k=$((gv_k + 1))
+          gv_sep=
+          [ "$gv_k" = 1 ] || gv_sep=' '
+          if [ -z "$gv_line" ]; then
+            gv_d=$gv_d$gv_sep
+            continue
+          fi
+          gv_v=$gv_v$gv_d$gv_sep$gv_line
+          gv_d=
+        done <"$gv_file"
+      } 2>/dev/null; then
+        err "cannot read $gv_file"
+        gv_v=
+      fi
+      VALUES=$VALUES=$gv_v$NL
+    done
+    VALUES=${VALUES%"$NL"}
+    return 0
+  fi
   if VALUES=$(awk 'BEGIN {
       for (i = 1; i < ARGC; i++) {
         v = ""; k = 0; d = ""
@@ -659,12 +702,17 @@ journal_drop_stale() {
     "#boot$TAB$BOOT") return 0 ;;
   esac
   err "discarding $JOURNAL from another boot (${jd_head#*"$TAB"})"
+  JKEYS_OK=0
   rm -f "$JOURNAL"
 }
 
 # Loads the journaled paths into JKEYS (newline-framed), so lookups cost no file reads.
 journal_load() {
+  # A serve holds the lock for its life: nobody else changes the journal, so what it read
+  # stays true until it restores (or drops) the journal itself; journal_add keeps it.
+  [ "$JKEYS_OK" = 0 ] || return 0
   JKEYS=$NL
+  JKEYS_OK=1
   [ -f "$JOURNAL" ] || return 0
   while IFS= read -r jl_line || [ -n "$jl_line" ]; do
     case $jl_line in
@@ -938,11 +986,25 @@ verb_facts() {
   done
 }
 
+# Sets PAYLOAD to the payload's lines (from "$P") unless the serve loop did.
+payload_load() {
+  [ "$PAYLOAD_OK" = 0 ] || return 0
+  PAYLOAD=
+  while IFS= read -r pl_line || [ -n "$pl_line" ]; do
+    PAYLOAD=$PAYLOAD$pl_line$NL
+  done <"$P"
+  PAYLOAD_OK=1
+}
+
 # Resolves the absolute paths of the payload's lines ($1: the verb's line kinds).
 resolve_payload() {
+  payload_load
   rs_kind=$1
   set --
-  while IFS= read -r rs_line || [ -n "$rs_line" ]; do
+  rs_all=$PAYLOAD
+  while [ -n "$rs_all" ]; do
+    rs_line=${rs_all%%"$NL"*}
+    rs_all=${rs_all#*"$NL"}
     case $rs_kind in
       read) rs_paths=$rs_line ;;
       *)
@@ -965,14 +1027,17 @@ resolve_payload() {
         /*) set -- "$@" "$rs_path" ;;
       esac
     done
-  done <"$P"
+  done
   resolve_paths "$@"
 }
 
 verb_read() {
   resolve_payload read || RMAP=$NL
   rd_rc=0
-  while IFS= read -r rd_path || [ -n "$rd_path" ]; do
+  rd_all=$PAYLOAD
+  while [ -n "$rd_all" ]; do
+    rd_path=${rd_all%%"$NL"*}
+    rd_all=${rd_all#*"$NL"}
     [ -n "$rd_path" ] || continue
     if ! path_allowed "$rd_path"; then
       err "read: $rd_path: $MSG"
@@ -992,7 +1057,7 @@ verb_read() {
     esac
     get_value "$RP" || VALUE=
     printf '%s\t%s\t%s\n' "$rd_state" "$rd_path" "$VALUE"
-  done <"$P"
+  done
   return "$rd_rc"
 }
 
@@ -1006,8 +1071,12 @@ apply_fail_once() {
 }
 
 verb_apply() {
+  payload_load
   ap_bad=0
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     case $ap_line in
       "" | "save$TAB"?* | "check$TAB"?* | "savepair$TAB"?*"$TAB"?* | "set$TAB"?*"$TAB"*) ;;
       *)
@@ -1015,14 +1084,17 @@ verb_apply() {
         ap_bad=1
         ;;
     esac
-  done <"$P"
+  done
   [ "$ap_bad" = 0 ] || return 2
 
   resolve_payload apply || RMAP=$NL
   AP_FAILED=$NL
   # A path that leaves the allowed trees refuses the whole request: nothing is written.
   ap_refused=0
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
       "save$TAB"* | "check$TAB"*) ap_paths=$ap_rest ;;
@@ -1042,7 +1114,7 @@ verb_apply() {
         ap_refused=1
       fi
     done
-  done <"$P"
+  done
 
   journal_drop_stale
   journal_load
@@ -1052,7 +1124,10 @@ verb_apply() {
   # Paths whose original could not be read: NOJ holds "PATH<TAB>MESSAGE" lines.
   ap_noj=$NL
   if [ "$ap_refused" = 0 ]; then
-    while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+    ap_all=$PAYLOAD
+    while [ -n "$ap_all" ]; do
+      ap_line=${ap_all%%"$NL"*}
+      ap_all=${ap_all#*"$NL"}
       ap_rest=${ap_line#*"$TAB"}
       case $ap_line in
         "save$TAB"*)
@@ -1081,10 +1156,13 @@ verb_apply() {
           ap_savefail=1
           ;;
       esac
-    done <"$P"
+    done
     # Every path about to be written is journaled first, with what the write changes
     # besides it, whether or not the controller asked for it.
-    while [ "$ap_savefail" = 0 ] && { IFS= read -r ap_line || [ -n "$ap_line" ]; }; do
+    ap_all=$PAYLOAD
+    while [ "$ap_savefail" = 0 ] && [ -n "$ap_all" ]; do
+      ap_line=${ap_all%%"$NL"*}
+      ap_all=${ap_all#*"$NL"}
       case $ap_line in
         "set$TAB"*) ;;
         *) continue ;;
@@ -1101,13 +1179,16 @@ verb_apply() {
           ap_savefail=1
           ;;
       esac
-    done <"$P"
+    done
     [ "$SAVED" = 0 ] || journal_sync
   fi
 
   ap_rc=0
   [ "$ap_savefail" = 0 ] && [ "$ap_refused" = 0 ] || ap_rc=1
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     case $ap_line in
       "set$TAB"*) ;;
       *) continue ;;
@@ -1150,12 +1231,15 @@ verb_apply() {
       printf 'fail\t%s\t%s\n' "$ap_path" "$MSG"
       ap_rc=1
     fi
-  done <"$P"
+  done
 
   # Read back: every written and checked path at once.
   set --
   ap_eff=
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
       "set$TAB"*) ap_path=${ap_rest%%"$TAB"*} ;;
@@ -1165,7 +1249,7 @@ verb_apply() {
     path_allowed "$ap_path" || continue
     set -- "$@" "$RP"
     ap_eff=$ap_eff$ap_path$NL
-  done <"$P"
+  done
   get_values "$@"
   ap_values=$VALUES$NL
   while [ -n "$ap_eff" ]; do
@@ -1212,6 +1296,7 @@ restore_line() {
 }
 
 verb_restore() {
+  JKEYS_OK=0
   RE_DISCARD=0
   while IFS= read -r re_line || [ -n "$re_line" ]; do
     case $re_line in
@@ -2107,11 +2192,15 @@ serve() {
     esac
     se_i=0
     se_cut=0
+    PAYLOAD=
     {
       while [ "$se_i" -lt "$se_n" ]; do
         IFS= read -r se_line || continue
         case $se_line in
-          ">"*) printf '%s\n' "${se_line#>}" ;;
+          ">"*)
+            printf '%s\n' "${se_line#>}"
+            PAYLOAD=$PAYLOAD${se_line#>}$NL
+            ;;
           *)
             # The input ended in the middle of this request: it is dropped.
             se_cut=1
@@ -2122,6 +2211,7 @@ serve() {
       done
     } >"$P"
     [ "$se_cut" = 0 ] || serve_eof
+    PAYLOAD_OK=1
     # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
     # every fork costs milliseconds, and a phase of a trial should cost one round trip.
     # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
