@@ -104,6 +104,8 @@ fi
 OUT_CAP=100000
 TAIL_LINES=200
 BULK=0
+# The agent's working directory, where workloads run: resolve_paths leaves and returns.
+AGENT_CWD=${PWD:-}
 # The agent's own I/O class (`ionice -p`), read at its first trial.
 AGENT_IO=
 AGENT_IO_READ=0
@@ -636,6 +638,47 @@ selected_entry() {
 # Fails when the answer does not line up with the arguments (a name with a newline).
 resolve_paths() {
   RMAP=$NL
+  [ $# -gt 0 ] || return 0
+  # Builtins first: `cd -P` into a path's directory gives that directory's physical path,
+  # the same readlink's; the last component is kept unless it is a symbolic link. Then
+  # back to the agent's directory, where its workloads run. What this cannot resolve (a
+  # missing directory, a link at the end, no way back) goes to one readlink.
+  rp_n=$#
+  rp_dirs=$NL
+  for rp_given in "$@"; do
+    rp_canon=
+    case $rp_given in
+      /*/*) rp_dir=${rp_given%/*} ;;
+      *) rp_dir= ;;
+    esac
+    if [ -n "$rp_dir" ] && [ -n "$AGENT_CWD" ] && [ ! -h "$rp_given" ]; then
+      case $rp_dirs in
+        *"$NL$rp_dir$TAB"*)
+          rp_phys=${rp_dirs#*"$NL$rp_dir$TAB"}
+          rp_phys=${rp_phys%%"$NL"*}
+          ;;
+        *)
+          rp_phys=
+          if [ -d "$AGENT_CWD" ] && cd -P -- "$rp_dir" 2>/dev/null; then
+            rp_phys=$PWD
+            if ! cd -- "$AGENT_CWD" 2>/dev/null; then
+              err "cannot return to $AGENT_CWD; resolving paths with readlink from now on"
+              AGENT_CWD=
+              rp_phys=
+            fi
+          fi
+          rp_dirs=$rp_dirs$rp_dir$TAB$rp_phys$NL
+          ;;
+      esac
+      [ -z "$rp_phys" ] || rp_canon=${rp_phys%/}/${rp_given##*/}
+    fi
+    if [ -n "$rp_canon" ]; then
+      RMAP=$RMAP$rp_given$TAB$rp_canon$NL
+    else
+      set -- "$@" "$rp_given"
+    fi
+  done
+  shift "$rp_n"
   [ $# -gt 0 ] || return 0
   rp_out=$(readlink -m -- "$@" 2>/dev/null) || return 1
   rp_rest=$rp_out$NL
