@@ -718,8 +718,21 @@ path_allowed() {
       return 1
       ;;
   esac
-  RP=${RMAP#*"$NL$1$TAB"}
-  RP=${RP%%"$NL"*}
+  # Line by line: dash takes ${RMAP#*"$NL$1$TAB"} in time quadratic in the map's length,
+  # about a millisecond per lookup for ten knobs.
+  pa_ifs=$IFS
+  IFS=$NL
+  set -f
+  for pa_line in $RMAP; do
+    case $pa_line in
+      "$1$TAB"*)
+        RP=${pa_line#"$1$TAB"}
+        break
+        ;;
+    esac
+  done
+  set +f
+  IFS=$pa_ifs
   case $RP in
     /sys/* | /proc/sys/* | /proc/fs/*) return 0 ;;
   esac
