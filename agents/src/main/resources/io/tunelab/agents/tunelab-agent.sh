@@ -28,8 +28,21 @@ is_seconds() {
   return 0
 }
 
-UID_NOW=$(id -u)
-BOOT=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || BOOT=
+# Read by builtins: every agent process (a serve, a one-shot call, a trial's leader)
+# starts with these, and a fork costs milliseconds on a busy host. The effective uid,
+# as `id -u` has it; boot_id reads whole even a byte at a time.
+UID_NOW=
+while IFS="$TAB " read -r id_key _ id_eff _; do
+  case $id_key in
+    Uid:)
+      UID_NOW=$id_eff
+      break
+      ;;
+  esac
+done 2>/dev/null </proc/self/status
+[ -n "$UID_NOW" ] || UID_NOW=$(id -u)
+BOOT=
+{ IFS= read -r BOOT </proc/sys/kernel/random/boot_id; } 2>/dev/null
 [ -n "$BOOT" ] || BOOT=unknown
 
 # Root's state lives on tmpfs: a reboot clears it, as the journal's boot-id rule assumes.
@@ -91,6 +104,407 @@ fi
 OUT_CAP=100000
 TAIL_LINES=200
 BULK=0
+# The agent's working directory, where workloads run: resolve_paths leaves and returns.
+AGENT_CWD=${PWD:-}
+# The agent's own I/O class (`ionice -p`), read at its first trial.
+AGENT_IO=
+AGENT_IO_READ=0
+# The request's payload lines, each ended by a newline, when PAYLOAD_OK is 1 (a serve keeps
+# them as it reads them): dash's read builtin reads a file a byte at a time, and apply
+# went over its payload seven times.
+PAYLOAD=
+PAYLOAD_OK=0
+# JKEYS holds the journal's paths when JKEYS_OK is 1 (journal_load).
+JKEYS=
+JKEYS_OK=0
+# 1 while $J is this agent's, left by its last trial for the next (jobs_claim).
+JOBS_KEPT=0
+JOBS_FRESH=1
+
+# ---------------------------------------------------------------------------
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
+# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
+# signal sent to the whole group reaches the workloads and the trial lives on to record
+# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
+# closes the only writer, so all are released at once and nothing polls meanwhile.
+#
+# It comes first, with the few helpers it needs, and starts before the rest is read:
+# a shell reads and runs a script one command at a time, so the leader of every trial
+# never parses the agent's other verbs.
+
+# Reads the first line of a file into LINE (empty when the file is missing).
+first_line() {
+  LINE=
+  { IFS= read -r LINE <"$1"; } 2>/dev/null
+  return 0
+}
+
+# Converts seconds with an optional fraction ("0.5") to NS (nanoseconds).
+to_ns() {
+  tn_int=${1%%.*}
+  tn_frac=
+  case $1 in
+    *.*) tn_frac=${1#*.} ;;
+  esac
+  tn_frac=${tn_frac}000000000
+  tn_frac=${tn_frac%"${tn_frac#?????????}"}
+  # A leading zero would make the shell read octal.
+  while :; do
+    case $tn_int in
+      0?*) tn_int=${tn_int#0} ;;
+      *) break ;;
+    esac
+  done
+  while :; do
+    case $tn_frac in
+      0?*) tn_frac=${tn_frac#0} ;;
+      *) break ;;
+    esac
+  done
+  NS=$((${tn_int:-0} * 1000000000 + tn_frac))
+}
+
+# Sets PS_STATE, PS_PPID, PS_PGRP and PS_START (clock ticks after boot) of pid $1 from
+# /proc; false when there is no such process. Builtins only: this runs in loops.
+proc_stat() {
+  case $1 in
+    "" | *[!0-9]*) return 1 ;;
+  esac
+  PS_LINE=
+  { IFS= read -r PS_LINE <"/proc/$1/stat"; } 2>/dev/null
+  case $PS_LINE in
+    *") "*) ;;
+    *) return 1 ;;
+  esac
+  # shellcheck disable=SC2086 # split the numeric fields after "(comm) "
+  set -- ${PS_LINE##*") "}
+  [ $# -ge 20 ] || return 1
+  PS_STATE=$1
+  PS_PPID=$2
+  PS_PGRP=$3
+  PS_NICE=${17}
+  PS_START=${20}
+}
+
+# True when pid $1 runs (not a zombie) and, if $2 is given, started at tick $2.
+alive() {
+  proc_stat "$1" || return 1
+  [ "$PS_STATE" != Z ] || return 1
+  [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
+}
+
+# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
+descendants() {
+  DS=
+  [ $# -gt 0 ] || return 0
+  ds_roots=" $* "
+  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
+    $1 ~ /^[0-9]+$/ {
+      rest = $0
+      if (!sub(/.*\) /, "", rest)) next
+      split(rest, f, " ")
+      kids[f[2]] = kids[f[2]] " " $1
+    }
+    END {
+      queue = roots
+      while (queue != "") {
+        n = split(queue, q, " "); queue = ""
+        for (i = 1; i <= n; i++) {
+          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
+        }
+      }
+      print out
+    }')
+  ds_seen=$ds_roots
+  for ds_pid in $ds_list; do
+    proc_stat "$ds_pid" || continue
+    case $ds_seen in
+      *" $PS_PPID "*)
+        DS="$DS $ds_pid"
+        ds_seen="$ds_seen$ds_pid "
+        ;;
+    esac
+  done
+}
+
+# Sends signal $1 to every pid in the rest of the arguments that still exists.
+signal_all() {
+  sa_sig=$1
+  shift
+  for sa_pid in "$@"; do
+    kill -s "$sa_sig" "$sa_pid" 2>/dev/null
+  done
+  return 0
+}
+
+# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
+# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
+# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
+# fails the job.
+job_setup() {
+  js_dir=$1
+  IFS= read -r LINE </proc/self/stat
+  js_self=${LINE%% *}
+  js_rc=0
+  if [ -s "$js_dir/nice" ]; then
+    first_line "$js_dir/nice"
+    renice -n "$LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/ionice" ]; then
+    first_line "$js_dir/ionice"
+    case $LINE in
+      idle) set -- -c 3 ;;
+      be/*) set -- -c 2 -n "${LINE#be/}" ;;
+      *) set -- -c 1 -n "${LINE#rt/}" ;;
+    esac
+    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/cpus" ]; then
+    first_line "$js_dir/cpus"
+    taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
+  fi
+  js_nice=
+  proc_stat "$js_self" && js_nice=$PS_NICE
+  js_cpus=
+  while IFS= read -r js_line; do
+    case $js_line in
+      Cpus_allowed_list:*)
+        js_cpus=${js_line#*:}
+        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
+        break
+        ;;
+    esac
+  done </proc/self/status
+  if [ -s "$js_dir/ionice" ]; then
+    js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  else
+    # Unchanged since the fork: the agent's own class, which it read once ($J/io).
+    first_line "$J/io"
+    js_io=$LINE
+  fi
+  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
+  return "$js_rc"
+}
+
+# One job: load argv, set it up, wait at the barrier, time the workload. With $3 = alone
+# the trial's leader runs its only job itself (no monitor, no duration): it tells the
+# agent it is ready and waits for the release on the leader's own FIFOs, one fork and
+# the barrier fewer.
+run_job() {
+  rj_dir=$1
+  rj_timeout=$2
+  rj_alone=${3:-}
+  if [ -z "$rj_alone" ]; then
+    # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
+    exec 3<&- 4>&- 7>&- 8<&- 9>&-
+    exec 6<"$J/barrier"
+  fi
+  rj_setup=0
+  job_setup "$rj_dir" || rj_setup=1
+  set --
+  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
+    set -- "$@" "$rj_word"
+  done <"$rj_dir/argv"
+  rj_in=/dev/null
+  [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  if [ -n "$rj_alone" ]; then
+    exec 4>&-
+    IFS= read -r rj_word <&3
+    exec 3<&-
+  else
+    printf 'ready\n' >&5
+    exec 5>&-
+  fi
+  if [ "$rj_setup" = 1 ]; then
+    # Its CPU list was refused: the job cannot run as asked.
+    printf '125\n' >"$rj_dir/rc"
+    return 0
+  fi
+  if [ -z "$rj_alone" ]; then
+    IFS= read -r rj_word <&6
+    exec 6<&-
+  fi
+  if [ ! -s "$J/go" ] || [ -s "$J/cancel" ]; then
+    printf '130\n' >"$rj_dir/rc"
+    return 0
+  fi
+  date +%s%N >"$rj_dir/start"
+  # The env lines are exported in the workload's own process, so they cannot clobber
+  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
+  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
+  # gives the workload their default actions, which a backgrounded shell command (INT)
+  # or a child of this trial (TERM) would not have.
+  (
+    # A leader running its job alone still holds its FIFO ends: never the workload's.
+    exec 3<&- 4>&- 7>&- 8<&-
+    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
+      export "${rj_kv?}"
+    done <"$rj_dir/env"
+    exec timeout --foreground -k 2 "$rj_timeout" "$@"
+  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
+  rj_pid=$!
+  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
+  printf '%s\n' "$rj_pid" >>"$J/pids"
+  wait "$rj_pid"
+  rj_rc=$?
+  date +%s%N >"$rj_dir/end"
+  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
+    # The workload outlived TERM at the deadline and was killed 2 s later.
+    first_line "$rj_dir/start"
+    rj_start=$LINE
+    first_line "$rj_dir/end"
+    to_ns "$rj_timeout"
+    [ $((LINE - rj_start)) -lt "$NS" ] || rj_rc=124
+  fi
+  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
+}
+
+# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
+# ignore as the leader does.
+monitor_start() {
+  ms_dir=$1
+  (
+    trap - TERM
+    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
+    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
+      export "${ms_kv?}"
+    done <"$ms_dir/env"
+    set --
+    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
+      set -- "$@" "$ms_word"
+    done <"$ms_dir/argv"
+    exec "$@"
+  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
+  printf '%s\n' "$!" >"$ms_dir/pid"
+}
+
+# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
+# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
+# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
+trial_stop() {
+  ts_roots=
+  ts_i=1
+  while [ "$ts_i" -le "$TN" ]; do
+    ts_dir=$J/$ts_i
+    ts_i=$((ts_i + 1))
+    [ ! -s "$ts_dir/rc" ] || continue
+    first_line "$ts_dir/pid"
+    alive "$LINE" || continue
+    if [ "$1" = INT ]; then
+      printf 'INT\n' >"$ts_dir/stopped"
+    elif [ -s "$ts_dir/stopped" ]; then
+      printf 'KILL\n' >"$ts_dir/stopped"
+    else
+      continue
+    fi
+    ts_roots="$ts_roots $LINE"
+  done
+  [ -n "$ts_roots" ] || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  descendants $ts_roots
+  if [ "$1" = INT ]; then
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all INT $DS
+  else
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all KILL $DS $ts_roots
+  fi
+}
+
+trial_main() {
+  J=$1
+  TN=$2
+  TM=$3
+  tm_timeout=$4
+  tm_duration=$5
+  trap '' TERM HUP
+  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
+  # stop. Opened for reading while the inherited writers still exist, so the
+  # opens never block; then those inherited writers are dropped.
+  exec 3<"$J/open" 8<"$J/end"
+  exec 7>&- 6>&-
+  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
+  exec 7>&5 5>&-
+  if [ "$TN" = 1 ] && [ "$TM" = 0 ] && [ "$tm_duration" = 0 ]; then
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$J/1" "$tm_timeout" alone 2>"$J/1/agent.err"
+    # Tells the agent: the job has ended.
+    exec 7>&- 8<&-
+    exit 0
+  fi
+  exec 9<>"$J/barrier" 5<>"$J/readyq"
+  tm_wrappers=
+  tm_i=1
+  while [ "$tm_i" -le "$TN" ]; do
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$J/$tm_i" "$tm_timeout" 2>"$J/$tm_i/agent.err" &
+    printf '%s\n' "$!" >"$J/$tm_i/wrapper"
+    tm_wrappers="$tm_wrappers $!"
+    tm_i=$((tm_i + 1))
+  done
+  # Every job writes a line when it waits at the barrier and closes its end of the queue;
+  # end of file once all have (or died).
+  exec 6<"$J/readyq" 5>&-
+  while IFS= read -r LINE <&6; do :; done
+  exec 6<&-
+  # Tells the agent: every process waits at the barrier.
+  exec 4>&-
+  IFS= read -r LINE <&3
+  exec 3<&-
+  tm_go=0
+  if [ -s "$J/go" ] && [ ! -s "$J/cancel" ]; then
+    tm_go=1
+    tm_i=1
+    while [ "$tm_i" -le "$TM" ]; do
+      monitor_start "$J/m$tm_i"
+      tm_i=$((tm_i + 1))
+    done
+  fi
+  # The barrier opens (called off without "go" in $J/go).
+  exec 9>&-
+  tm_timer=
+  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
+    (
+      trap - TERM
+      exec 7>&- 8<&-
+      sleep "$tm_duration"
+      trial_stop INT
+      sleep "$STOP_GRACE"
+      trial_stop KILL
+    ) >/dev/null 2>&1 &
+    tm_timer=$!
+  fi
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$tm_wrappers" ] || wait $tm_wrappers
+  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # Tells the agent: every job has ended.
+  exec 7>&-
+  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
+  [ "$TM" = 0 ] || IFS= read -r LINE <&8
+  exec 8<&-
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    [ -z "$LINE" ] || kill -s TERM "$LINE" 2>/dev/null
+    tm_i=$((tm_i + 1))
+  done
+  tm_i=1
+  while [ "$tm_i" -le "$TM" ]; do
+    first_line "$J/m$tm_i/pid"
+    if [ -n "$LINE" ]; then
+      wait "$LINE"
+      printf '%s\n' "$?" >"$J/m$tm_i/rc"
+    fi
+    tm_i=$((tm_i + 1))
+  done
+  # What the workloads left running is ended by the agent once this leader has exited.
+  exit 0
+}
+
+if [ "${1:-}" = __trial ]; then
+  [ $# -eq 6 ] || exit 2
+  trial_main "$2" "$3" "$4" "$5" "$6"
+fi
 
 # ---------------------------------------------------------------------------
 # Values
@@ -113,6 +527,41 @@ get_value() {
 get_values() {
   VALUES=
   [ $# -gt 0 ] || return 0
+  # sysfs serves every read of an open file from the text it made at the first, so the
+  # read builtin, a byte at a time, reads its files whole, and forks nothing. /proc/sys
+  # does not (see get_value): a request with such a path goes to awk.
+  for gv_file in "$@"; do
+    case $gv_file in
+      /sys/*) ;;
+      *) gv_file= && break ;;
+    esac
+  done
+  if [ -n "$gv_file" ]; then
+    for gv_file in "$@"; do
+      gv_v=
+      gv_d=
+      gv_k=0
+      if ! {
+        while IFS= read -r gv_line || [ -n "$gv_line" ]; do
+          gv_k=$((gv_k + 1))
+          gv_sep=
+          [ "$gv_k" = 1 ] || gv_sep=' '
+          if [ -z "$gv_line" ]; then
+            gv_d=$gv_d$gv_sep
+            continue
+          fi
+          gv_v=$gv_v$gv_d$gv_sep$gv_line
+          gv_d=
+        done <"$gv_file"
+      } 2>/dev/null; then
+        err "cannot read $gv_file"
+        gv_v=
+      fi
+      VALUES=$VALUES=$gv_v$NL
+    done
+    VALUES=${VALUES%"$NL"}
+    return 0
+  fi
   if VALUES=$(awk 'BEGIN {
       for (i = 1; i < ARGC; i++) {
         v = ""; k = 0; d = ""
@@ -181,38 +630,6 @@ selected_entry() {
   esac
 }
 
-# Reads the first line of a file into LINE (empty when the file is missing).
-first_line() {
-  LINE=
-  { IFS= read -r LINE <"$1"; } 2>/dev/null
-  return 0
-}
-
-# Converts seconds with an optional fraction ("0.5") to NS (nanoseconds).
-to_ns() {
-  tn_int=${1%%.*}
-  tn_frac=
-  case $1 in
-    *.*) tn_frac=${1#*.} ;;
-  esac
-  tn_frac=${tn_frac}000000000
-  tn_frac=${tn_frac%"${tn_frac#?????????}"}
-  # A leading zero would make the shell read octal.
-  while :; do
-    case $tn_int in
-      0?*) tn_int=${tn_int#0} ;;
-      *) break ;;
-    esac
-  done
-  while :; do
-    case $tn_frac in
-      0?*) tn_frac=${tn_frac#0} ;;
-      *) break ;;
-    esac
-  done
-  NS=$((${tn_int:-0} * 1000000000 + tn_frac))
-}
-
 # ---------------------------------------------------------------------------
 # Knob paths. Every path the agent reads, writes or journals for the controller is
 # resolved and must stay in /sys, /proc/sys or /proc/fs.
@@ -221,6 +638,47 @@ to_ns() {
 # Fails when the answer does not line up with the arguments (a name with a newline).
 resolve_paths() {
   RMAP=$NL
+  [ $# -gt 0 ] || return 0
+  # Builtins first: `cd -P` into a path's directory gives that directory's physical path,
+  # the same readlink's; the last component is kept unless it is a symbolic link. Then
+  # back to the agent's directory, where its workloads run. What this cannot resolve (a
+  # missing directory, a link at the end, no way back) goes to one readlink.
+  rp_n=$#
+  rp_dirs=$NL
+  for rp_given in "$@"; do
+    rp_canon=
+    case $rp_given in
+      /*/*) rp_dir=${rp_given%/*} ;;
+      *) rp_dir= ;;
+    esac
+    if [ -n "$rp_dir" ] && [ -n "$AGENT_CWD" ] && [ ! -h "$rp_given" ]; then
+      case $rp_dirs in
+        *"$NL$rp_dir$TAB"*)
+          rp_phys=${rp_dirs#*"$NL$rp_dir$TAB"}
+          rp_phys=${rp_phys%%"$NL"*}
+          ;;
+        *)
+          rp_phys=
+          if [ -d "$AGENT_CWD" ] && cd -P -- "$rp_dir" 2>/dev/null; then
+            rp_phys=$PWD
+            if ! cd -- "$AGENT_CWD" 2>/dev/null; then
+              err "cannot return to $AGENT_CWD; resolving paths with readlink from now on"
+              AGENT_CWD=
+              rp_phys=
+            fi
+          fi
+          rp_dirs=$rp_dirs$rp_dir$TAB$rp_phys$NL
+          ;;
+      esac
+      [ -z "$rp_phys" ] || rp_canon=${rp_phys%/}/${rp_given##*/}
+    fi
+    if [ -n "$rp_canon" ]; then
+      RMAP=$RMAP$rp_given$TAB$rp_canon$NL
+    else
+      set -- "$@" "$rp_given"
+    fi
+  done
+  shift "$rp_n"
   [ $# -gt 0 ] || return 0
   rp_out=$(readlink -m -- "$@" 2>/dev/null) || return 1
   rp_rest=$rp_out$NL
@@ -260,8 +718,21 @@ path_allowed() {
       return 1
       ;;
   esac
-  RP=${RMAP#*"$NL$1$TAB"}
-  RP=${RP%%"$NL"*}
+  # Line by line: dash takes ${RMAP#*"$NL$1$TAB"} in time quadratic in the map's length,
+  # about a millisecond per lookup for ten knobs.
+  pa_ifs=$IFS
+  IFS=$NL
+  set -f
+  for pa_line in $RMAP; do
+    case $pa_line in
+      "$1$TAB"*)
+        RP=${pa_line#"$1$TAB"}
+        break
+        ;;
+    esac
+  done
+  set +f
+  IFS=$pa_ifs
   case $RP in
     /sys/* | /proc/sys/* | /proc/fs/*) return 0 ;;
   esac
@@ -287,12 +758,17 @@ journal_drop_stale() {
     "#boot$TAB$BOOT") return 0 ;;
   esac
   err "discarding $JOURNAL from another boot (${jd_head#*"$TAB"})"
+  JKEYS_OK=0
   rm -f "$JOURNAL"
 }
 
 # Loads the journaled paths into JKEYS (newline-framed), so lookups cost no file reads.
 journal_load() {
+  # A serve holds the lock for its life: nobody else changes the journal, so what it read
+  # stays true until it restores (or drops) the journal itself; journal_add keeps it.
+  [ "$JKEYS_OK" = 0 ] || return 0
   JKEYS=$NL
+  JKEYS_OK=1
   [ -f "$JOURNAL" ] || return 0
   while IFS= read -r jl_line || [ -n "$jl_line" ]; do
     case $jl_line in
@@ -439,35 +915,6 @@ journal_for_write() {
 # the reader of a serve is in its own group too. Groups are recorded with their
 # leader's start time, so a recorded number is never mistaken for a later process.
 
-# Sets PS_STATE, PS_PPID, PS_PGRP and PS_START (clock ticks after boot) of pid $1 from
-# /proc; false when there is no such process. Builtins only: this runs in loops.
-proc_stat() {
-  case $1 in
-    "" | *[!0-9]*) return 1 ;;
-  esac
-  PS_LINE=
-  { IFS= read -r PS_LINE <"/proc/$1/stat"; } 2>/dev/null
-  case $PS_LINE in
-    *") "*) ;;
-    *) return 1 ;;
-  esac
-  # shellcheck disable=SC2086 # split the numeric fields after "(comm) "
-  set -- ${PS_LINE##*") "}
-  [ $# -ge 20 ] || return 1
-  PS_STATE=$1
-  PS_PPID=$2
-  PS_PGRP=$3
-  PS_NICE=${17}
-  PS_START=${20}
-}
-
-# True when pid $1 runs (not a zombie) and, if $2 is given, started at tick $2.
-alive() {
-  proc_stat "$1" || return 1
-  [ "$PS_STATE" != Z ] || return 1
-  [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
-}
-
 # Sets GM to the live members of process group $1, except pid $2.
 group_members() {
   GM=
@@ -546,50 +993,6 @@ tree_pids() {
   done
 }
 
-# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
-descendants() {
-  DS=
-  [ $# -gt 0 ] || return 0
-  ds_roots=" $* "
-  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
-    $1 ~ /^[0-9]+$/ {
-      rest = $0
-      if (!sub(/.*\) /, "", rest)) next
-      split(rest, f, " ")
-      kids[f[2]] = kids[f[2]] " " $1
-    }
-    END {
-      queue = roots
-      while (queue != "") {
-        n = split(queue, q, " "); queue = ""
-        for (i = 1; i <= n; i++) {
-          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
-        }
-      }
-      print out
-    }')
-  ds_seen=$ds_roots
-  for ds_pid in $ds_list; do
-    proc_stat "$ds_pid" || continue
-    case $ds_seen in
-      *" $PS_PPID "*)
-        DS="$DS $ds_pid"
-        ds_seen="$ds_seen$ds_pid "
-        ;;
-    esac
-  done
-}
-
-# Sends signal $1 to every pid in the rest of the arguments that still exists.
-signal_all() {
-  sa_sig=$1
-  shift
-  for sa_pid in "$@"; do
-    kill -s "$sa_sig" "$sa_pid" 2>/dev/null
-  done
-  return 0
-}
-
 # True when any pid among the arguments still runs.
 any_alive() {
   for aa_pid in "$@"; do
@@ -639,11 +1042,25 @@ verb_facts() {
   done
 }
 
+# Sets PAYLOAD to the payload's lines (from "$P") unless the serve loop did.
+payload_load() {
+  [ "$PAYLOAD_OK" = 0 ] || return 0
+  PAYLOAD=
+  while IFS= read -r pl_line || [ -n "$pl_line" ]; do
+    PAYLOAD=$PAYLOAD$pl_line$NL
+  done <"$P"
+  PAYLOAD_OK=1
+}
+
 # Resolves the absolute paths of the payload's lines ($1: the verb's line kinds).
 resolve_payload() {
+  payload_load
   rs_kind=$1
   set --
-  while IFS= read -r rs_line || [ -n "$rs_line" ]; do
+  rs_all=$PAYLOAD
+  while [ -n "$rs_all" ]; do
+    rs_line=${rs_all%%"$NL"*}
+    rs_all=${rs_all#*"$NL"}
     case $rs_kind in
       read) rs_paths=$rs_line ;;
       *)
@@ -666,14 +1083,17 @@ resolve_payload() {
         /*) set -- "$@" "$rs_path" ;;
       esac
     done
-  done <"$P"
+  done
   resolve_paths "$@"
 }
 
 verb_read() {
   resolve_payload read || RMAP=$NL
   rd_rc=0
-  while IFS= read -r rd_path || [ -n "$rd_path" ]; do
+  rd_all=$PAYLOAD
+  while [ -n "$rd_all" ]; do
+    rd_path=${rd_all%%"$NL"*}
+    rd_all=${rd_all#*"$NL"}
     [ -n "$rd_path" ] || continue
     if ! path_allowed "$rd_path"; then
       err "read: $rd_path: $MSG"
@@ -693,7 +1113,7 @@ verb_read() {
     esac
     get_value "$RP" || VALUE=
     printf '%s\t%s\t%s\n' "$rd_state" "$rd_path" "$VALUE"
-  done <"$P"
+  done
   return "$rd_rc"
 }
 
@@ -707,8 +1127,12 @@ apply_fail_once() {
 }
 
 verb_apply() {
+  payload_load
   ap_bad=0
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     case $ap_line in
       "" | "save$TAB"?* | "check$TAB"?* | "savepair$TAB"?*"$TAB"?* | "set$TAB"?*"$TAB"*) ;;
       *)
@@ -716,14 +1140,17 @@ verb_apply() {
         ap_bad=1
         ;;
     esac
-  done <"$P"
+  done
   [ "$ap_bad" = 0 ] || return 2
 
   resolve_payload apply || RMAP=$NL
   AP_FAILED=$NL
   # A path that leaves the allowed trees refuses the whole request: nothing is written.
   ap_refused=0
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
       "save$TAB"* | "check$TAB"*) ap_paths=$ap_rest ;;
@@ -743,7 +1170,7 @@ verb_apply() {
         ap_refused=1
       fi
     done
-  done <"$P"
+  done
 
   journal_drop_stale
   journal_load
@@ -753,7 +1180,10 @@ verb_apply() {
   # Paths whose original could not be read: NOJ holds "PATH<TAB>MESSAGE" lines.
   ap_noj=$NL
   if [ "$ap_refused" = 0 ]; then
-    while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+    ap_all=$PAYLOAD
+    while [ -n "$ap_all" ]; do
+      ap_line=${ap_all%%"$NL"*}
+      ap_all=${ap_all#*"$NL"}
       ap_rest=${ap_line#*"$TAB"}
       case $ap_line in
         "save$TAB"*)
@@ -782,10 +1212,13 @@ verb_apply() {
           ap_savefail=1
           ;;
       esac
-    done <"$P"
+    done
     # Every path about to be written is journaled first, with what the write changes
     # besides it, whether or not the controller asked for it.
-    while [ "$ap_savefail" = 0 ] && { IFS= read -r ap_line || [ -n "$ap_line" ]; }; do
+    ap_all=$PAYLOAD
+    while [ "$ap_savefail" = 0 ] && [ -n "$ap_all" ]; do
+      ap_line=${ap_all%%"$NL"*}
+      ap_all=${ap_all#*"$NL"}
       case $ap_line in
         "set$TAB"*) ;;
         *) continue ;;
@@ -802,13 +1235,16 @@ verb_apply() {
           ap_savefail=1
           ;;
       esac
-    done <"$P"
+    done
     [ "$SAVED" = 0 ] || journal_sync
   fi
 
   ap_rc=0
   [ "$ap_savefail" = 0 ] && [ "$ap_refused" = 0 ] || ap_rc=1
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     case $ap_line in
       "set$TAB"*) ;;
       *) continue ;;
@@ -851,12 +1287,15 @@ verb_apply() {
       printf 'fail\t%s\t%s\n' "$ap_path" "$MSG"
       ap_rc=1
     fi
-  done <"$P"
+  done
 
   # Read back: every written and checked path at once.
   set --
   ap_eff=
-  while IFS= read -r ap_line || [ -n "$ap_line" ]; do
+  ap_all=$PAYLOAD
+  while [ -n "$ap_all" ]; do
+    ap_line=${ap_all%%"$NL"*}
+    ap_all=${ap_all#*"$NL"}
     ap_rest=${ap_line#*"$TAB"}
     case $ap_line in
       "set$TAB"*) ap_path=${ap_rest%%"$TAB"*} ;;
@@ -866,7 +1305,7 @@ verb_apply() {
     path_allowed "$ap_path" || continue
     set -- "$@" "$RP"
     ap_eff=$ap_eff$ap_path$NL
-  done <"$P"
+  done
   get_values "$@"
   ap_values=$VALUES$NL
   while [ -n "$ap_eff" ]; do
@@ -913,6 +1352,7 @@ restore_line() {
 }
 
 verb_restore() {
+  JKEYS_OK=0
   RE_DISCARD=0
   while IFS= read -r re_line || [ -n "$re_line" ]; do
     case $re_line in
@@ -1012,8 +1452,26 @@ verb_drop_caches() {
   fi
 }
 
-# Claims $J for this agent, unless a live agent's run holds it.
+# Claims $J for this agent, unless a live agent's run holds it. Sets JOBS_FRESH to 1 when
+# $J was made anew (its FIFOs are still to be made), 0 when this agent's last trial left it.
 jobs_claim() {
+  # The last trial of this agent ended cleanly and left nobody behind: its directory, FIFOs
+  # and job directories serve again, emptied of what the files' presence or size says, so
+  # a trial costs no mkdir, mkfifo or rm on the way.
+  if [ "$JOBS_KEPT" = 1 ] && [ -d "$J" ] && [ ! -h "$J" ]; then
+    JOBS_KEPT=0
+    first_line "$J/owner"
+    if [ "$LINE" = "$$ $MYSTART" ]; then
+      JOBS_FRESH=0
+      : >"$J/pids"
+      : >"$J/go"
+      : >"$J/cancel"
+      : >"$J/trial.err"
+      return 0
+    fi
+  fi
+  JOBS_KEPT=0
+  JOBS_FRESH=1
   if ! mkdir "$J" 2>/dev/null; then
     first_line "$J/owner"
     # shellcheck disable=SC2086 # "PID START"
@@ -1026,6 +1484,8 @@ jobs_claim() {
   fi
   printf '%s %s\n' "$$" "$MYSTART" >"$J/owner"
   : >"$J/pids"
+  : >"$J/go"
+  : >"$J/cancel"
 }
 
 # Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file: all of it up to OUT_CAP lines
@@ -1084,10 +1544,13 @@ trial_parse() {
             tp_dir=$J/m$TM
             ;;
         esac
-        mkdir "$tp_dir" || return 1
+        [ -d "$tp_dir" ] || mkdir "$tp_dir" || return 1
         printf '%s\n' "$tp_value" >"$tp_dir/name"
-        : >"$tp_dir/argv"
-        : >"$tp_dir/env"
+        # Emptied: a kept directory holds the files of an earlier trial's job.
+        for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
+          start end rc stopped; do
+          : >"$tp_dir/$tp_file"
+        done
         ;;
       "arg$TAB"* | "env$TAB"* | "stdin$TAB"* | "nice$TAB"* | "ionice$TAB"* | "cpus$TAB"* | "stdout$TAB"*)
         tp_key=${tp_line%%"$TAB"*}
@@ -1152,8 +1615,11 @@ trial_parse() {
     err "$1: no job given"
     tp_bad=1
   fi
-  for tp_dir in "$J"/[0-9]* "$J"/m[0-9]*; do
-    [ -d "$tp_dir" ] || continue
+  tp_i=1
+  while [ "$tp_i" -le $((TN + TM)) ]; do
+    tp_dir=$J/$tp_i
+    [ "$tp_i" -le "$TN" ] || tp_dir=$J/m$((tp_i - TN))
+    tp_i=$((tp_i + 1))
     if [ ! -s "$tp_dir/argv" ]; then
       first_line "$tp_dir/name"
       err "$1: job $LINE has no arg line"
@@ -1180,11 +1646,19 @@ trial_start() {
     rm -rf "$J"
     return "$ts_rc"
   fi
-  if ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
+  if [ "$JOBS_FRESH" = 1 ] &&
+    ! mkfifo -m 0600 "$J/open" "$J/end" "$J/started" "$J/done" "$J/barrier" "$J/readyq"; then
     err "$1: cannot create the trial's FIFOs in $J"
     rm -rf "$J"
     return 1
   fi
+  # What `ionice -p` says of a job that asks for no class: the agent's own, which every
+  # process of the trial inherits. Read once per agent, not once per job and trial.
+  if [ "$AGENT_IO_READ" = 0 ]; then
+    AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
+    AGENT_IO_READ=1
+  fi
+  printf '%s\n' "$AGENT_IO" >"$J/io"
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
   exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started" 5<>"$J/done"
   # The trial: a new session and process group holding every process of this request,
@@ -1204,10 +1678,15 @@ trial_start() {
   return 0
 }
 
-# Blocks until end of file on the FIFO open on fd $1. In `wait`, not in `read`: a signal
-# that ends the agent meanwhile must leave its exit trap able to end the trial (bash's
-# read builtin, interrupted so, leaves later reads of the exit trap failing).
+# Blocks until end of file on the FIFO open on fd $1. dash reads it with its builtin (no
+# fork). bash waits for a cat instead: a signal that ends the agent meanwhile must leave its
+# exit trap able to end the trial, and bash's read builtin, interrupted so, leaves later
+# reads of the exit trap failing.
 await_eof() {
+  if [ -z "${BASH_VERSION:-}" ]; then
+    while IFS= read -r LINE <&"$1"; do :; done
+    return 0
+  fi
   case $1 in
     3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
     *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
@@ -1217,7 +1696,7 @@ await_eof() {
 
 # Opens the barrier: every process of the trial starts now.
 trial_go() {
-  : >"$J/go"
+  printf 'go\n' >"$J/go"
   exec 7>&-
 }
 
@@ -1275,6 +1754,15 @@ trial_jobs() {
 trial_end() {
   exec 6>&-
   wait "$CUR_G"
+  # What the workloads left running (a daemonised child, a killed job's subshell, the
+  # timer's sleep) is still in the trial's group: end it now, not when it pleases. The
+  # leader is gone, so a signal 0 to the group (a builtin, no /proc scan) fails unless
+  # something is left; the group's number cannot be reused while it has members.
+  if kill -s 0 -- "-$CUR_G" 2>/dev/null; then
+    group_end "$CUR_G"
+  fi
+  te_keep=0
+  kill -s 0 -- "-$CUR_G" 2>/dev/null || te_keep=1
   CUR_G=
   te_i=1
   while [ "$te_i" -le "$TM" ]; do
@@ -1291,7 +1779,14 @@ trial_end() {
     job_lines err "$LINE" "$J/m$te_i/err" tail
     te_i=$((te_i + 1))
   done
-  rm -rf "$J"
+  if [ "$te_keep" = 1 ]; then
+    # Kept for the next trial: nobody of this one is left to hold a FIFO or write a file.
+    : >"$J/pids"
+    : >"$J/pgid"
+    JOBS_KEPT=1
+  else
+    rm -rf "$J"
+  fi
 }
 
 verb_run() {
@@ -1317,7 +1812,7 @@ verb_go() {
     err "go: no trial is started"
     return 2
   fi
-  if [ -e "$J/go" ]; then
+  if [ -s "$J/go" ]; then
     err "go: the trial is released already"
     return 2
   fi
@@ -1359,7 +1854,7 @@ verb_cancel() {
   # A jobs dir left by a dead agent lists pids that may belong to anyone by now.
   # shellcheck disable=SC2086 # "PID START"
   [ -n "$LINE" ] && alive $LINE || return 0
-  : >"$J/cancel"
+  printf 'cancel\n' >"$J/cancel"
   ca_seen=' '
   ca_victims=
   ca_tries=0
@@ -1411,261 +1906,6 @@ dispatch() {
       return 2
       ;;
   esac
-}
-
-# ---------------------------------------------------------------------------
-# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
-# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
-# signal sent to the whole group reaches the workloads and the trial lives on to record
-# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
-# closes the only writer, so all are released at once and nothing polls meanwhile.
-
-# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
-# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
-# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
-# fails the job.
-job_setup() {
-  js_dir=$1
-  IFS= read -r LINE </proc/self/stat
-  js_self=${LINE%% *}
-  js_rc=0
-  if [ -s "$js_dir/nice" ]; then
-    first_line "$js_dir/nice"
-    renice -n "$LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
-  fi
-  if [ -s "$js_dir/ionice" ]; then
-    first_line "$js_dir/ionice"
-    case $LINE in
-      idle) set -- -c 3 ;;
-      be/*) set -- -c 2 -n "${LINE#be/}" ;;
-      *) set -- -c 1 -n "${LINE#rt/}" ;;
-    esac
-    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
-  fi
-  if [ -s "$js_dir/cpus" ]; then
-    first_line "$js_dir/cpus"
-    taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
-  fi
-  js_nice=
-  proc_stat "$js_self" && js_nice=$PS_NICE
-  js_cpus=
-  while IFS= read -r js_line; do
-    case $js_line in
-      Cpus_allowed_list:*)
-        js_cpus=${js_line#*:}
-        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
-        break
-        ;;
-    esac
-  done </proc/self/status
-  js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
-  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
-  return "$js_rc"
-}
-
-# One job: load argv, set it up, wait at the barrier, time the workload.
-run_job() {
-  rj_dir=$1
-  rj_timeout=$2
-  # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
-  exec 3<&- 4>&- 7>&- 8<&- 9>&-
-  exec 6<"$J/barrier"
-  rj_setup=0
-  job_setup "$rj_dir" || rj_setup=1
-  set --
-  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
-    set -- "$@" "$rj_word"
-  done <"$rj_dir/argv"
-  rj_in=/dev/null
-  [ ! -e "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
-  printf 'ready\n' >&5
-  exec 5>&-
-  if [ "$rj_setup" = 1 ]; then
-    # Its CPU list was refused: the job cannot run as asked.
-    printf '125\n' >"$rj_dir/rc"
-    return 0
-  fi
-  IFS= read -r rj_word <&6
-  exec 6<&-
-  if [ ! -e "$J/go" ] || [ -e "$J/cancel" ]; then
-    printf '130\n' >"$rj_dir/rc"
-    return 0
-  fi
-  date +%s%N >"$rj_dir/start"
-  # The env lines are exported in the workload's own process, so they cannot clobber
-  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
-  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
-  # gives the workload their default actions, which a backgrounded shell command (INT)
-  # or a child of this trial (TERM) would not have.
-  (
-    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
-      export "${rj_kv?}"
-    done <"$rj_dir/env"
-    exec timeout --foreground -k 2 "$rj_timeout" "$@"
-  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
-  rj_pid=$!
-  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
-  printf '%s\n' "$rj_pid" >>"$J/pids"
-  wait "$rj_pid"
-  rj_rc=$?
-  date +%s%N >"$rj_dir/end"
-  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
-    # The workload outlived TERM at the deadline and was killed 2 s later.
-    first_line "$rj_dir/start"
-    rj_start=$LINE
-    first_line "$rj_dir/end"
-    to_ns "$rj_timeout"
-    [ $((LINE - rj_start)) -lt "$NS" ] || rj_rc=124
-  fi
-  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
-}
-
-# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
-# ignore as the leader does.
-monitor_start() {
-  ms_dir=$1
-  (
-    trap - TERM
-    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
-    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
-      export "${ms_kv?}"
-    done <"$ms_dir/env"
-    set --
-    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
-      set -- "$@" "$ms_word"
-    done <"$ms_dir/argv"
-    exec "$@"
-  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
-  printf '%s\n' "$!" >"$ms_dir/pid"
-}
-
-# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
-# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
-# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
-trial_stop() {
-  ts_roots=
-  ts_i=1
-  while [ "$ts_i" -le "$TN" ]; do
-    ts_dir=$J/$ts_i
-    ts_i=$((ts_i + 1))
-    [ ! -e "$ts_dir/rc" ] || continue
-    first_line "$ts_dir/pid"
-    alive "$LINE" || continue
-    if [ "$1" = INT ]; then
-      printf 'INT\n' >"$ts_dir/stopped"
-    elif [ -e "$ts_dir/stopped" ]; then
-      printf 'KILL\n' >"$ts_dir/stopped"
-    else
-      continue
-    fi
-    ts_roots="$ts_roots $LINE"
-  done
-  [ -n "$ts_roots" ] || return 0
-  # shellcheck disable=SC2086 # a list of pids
-  descendants $ts_roots
-  if [ "$1" = INT ]; then
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all INT $DS
-  else
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all KILL $DS $ts_roots
-  fi
-}
-
-trial_main() {
-  J=$1
-  TN=$2
-  TM=$3
-  tm_timeout=$4
-  tm_duration=$5
-  trap '' TERM HUP
-  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
-  # stop. Opened for reading while the inherited writers still exist, so the
-  # opens never block; then those inherited writers are dropped.
-  exec 3<"$J/open" 8<"$J/end"
-  exec 7>&- 6>&-
-  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
-  exec 7>&5 5>&-
-  exec 9<>"$J/barrier" 5<>"$J/readyq"
-  tm_wrappers=
-  tm_i=1
-  while [ "$tm_i" -le "$TN" ]; do
-    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
-    run_job "$J/$tm_i" "$tm_timeout" 2>"$J/$tm_i/agent.err" &
-    printf '%s\n' "$!" >"$J/$tm_i/wrapper"
-    tm_wrappers="$tm_wrappers $!"
-    tm_i=$((tm_i + 1))
-  done
-  # Every job writes a line when it waits at the barrier and closes its end of the queue;
-  # end of file once all have (or died).
-  exec 6<"$J/readyq" 5>&-
-  while IFS= read -r LINE <&6; do :; done
-  exec 6<&-
-  # Tells the agent: every process waits at the barrier.
-  exec 4>&-
-  IFS= read -r LINE <&3
-  exec 3<&-
-  tm_go=0
-  if [ -e "$J/go" ] && [ ! -e "$J/cancel" ]; then
-    tm_go=1
-    tm_i=1
-    while [ "$tm_i" -le "$TM" ]; do
-      monitor_start "$J/m$tm_i"
-      tm_i=$((tm_i + 1))
-    done
-  fi
-  # The barrier opens (called off without $J/go).
-  exec 9>&-
-  tm_timer=
-  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
-    (
-      trap - TERM
-      exec 7>&- 8<&-
-      sleep "$tm_duration"
-      trial_stop INT
-      sleep "$STOP_GRACE"
-      trial_stop KILL
-    ) >/dev/null 2>&1 &
-    tm_timer=$!
-  fi
-  # shellcheck disable=SC2086 # a list of pids
-  [ -z "$tm_wrappers" ] || wait $tm_wrappers
-  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
-  # Tells the agent: every job has ended.
-  exec 7>&-
-  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
-  [ "$TM" = 0 ] || IFS= read -r LINE <&8
-  exec 8<&-
-  tm_i=1
-  while [ "$tm_i" -le "$TM" ]; do
-    first_line "$J/m$tm_i/pid"
-    [ -z "$LINE" ] || kill -s TERM "$LINE" 2>/dev/null
-    tm_i=$((tm_i + 1))
-  done
-  tm_i=1
-  while [ "$tm_i" -le "$TM" ]; do
-    first_line "$J/m$tm_i/pid"
-    if [ -n "$LINE" ]; then
-      wait "$LINE"
-      printf '%s\n' "$?" >"$J/m$tm_i/rc"
-    fi
-    tm_i=$((tm_i + 1))
-  done
-  # What the workloads left running (a daemonised child, a killed job's subshell, the
-  # timer's sleep) is still in this group: end it now, not when it pleases.
-  group_members "$$" "$$"
-  [ -n "$GM" ] || exit 0
-  kill -s TERM 0 2>/dev/null
-  tm_tries=0
-  while [ "$tm_tries" -lt 40 ]; do
-    sleep 0.05
-    group_members "$$" "$$"
-    [ -n "$GM" ] || exit 0
-    tm_tries=$((tm_tries + 1))
-  done
-  # shellcheck disable=SC2086 # a list of pids
-  signal_all KILL $GM
-  exit 0
 }
 
 # ---------------------------------------------------------------------------
@@ -1747,11 +1987,13 @@ prepare_state() {
 cleanup() {
   trap '' INT TERM HUP
   if [ -n "${CUR_G:-}" ]; then
-    : >"$J/cancel" 2>/dev/null
+    printf 'cancel\n' >"$J/cancel" 2>/dev/null
     # In a fresh shell: bash, ended by a signal while its read builtin waited for input,
     # fails every read of its exit trap, and group_end reads /proc with it. Should this
     # fail anyway, jobs/ stays for the next agent, which ends the group.
     "$SELF_SH" "$0" __end "$CUR_G" "$CUR_GSTART" && rm -rf "$J"
+  elif [ "${JOBS_KEPT:-0}" = 1 ]; then
+    rm -rf "$J"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
   rm -rf "$T"
@@ -1908,7 +2150,7 @@ reader_main() {
   alive "$2" "$3" || exit 0
   first_line "$J/owner"
   if [ "$LINE" = "$2 $3" ]; then
-    : >"$J/cancel"
+    printf 'cancel\n' >"$J/cancel"
     first_line "$J/pgid"
     # shellcheck disable=SC2086 # "PGID START"
     [ -z "$LINE" ] || group_end $LINE
@@ -2006,11 +2248,15 @@ serve() {
     esac
     se_i=0
     se_cut=0
+    PAYLOAD=
     {
       while [ "$se_i" -lt "$se_n" ]; do
         IFS= read -r se_line || continue
         case $se_line in
-          ">"*) printf '%s\n' "${se_line#>}" ;;
+          ">"*)
+            printf '%s\n' "${se_line#>}"
+            PAYLOAD=$PAYLOAD${se_line#>}$NL
+            ;;
           *)
             # The input ended in the middle of this request: it is dropped.
             se_cut=1
@@ -2021,6 +2267,7 @@ serve() {
       done
     } >"$P"
     [ "$se_cut" = 0 ] || serve_eof
+    PAYLOAD_OK=1
     # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
     # every fork costs milliseconds, and a phase of a trial should cost one round trip.
     # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
@@ -2068,10 +2315,6 @@ one_shot() {
 }
 
 case $1 in
-  __trial)
-    [ $# -eq 6 ] || exit 2
-    trial_main "$2" "$3" "$4" "$5" "$6"
-    ;;
   __reader)
     [ $# -eq 4 ] || exit 2
     reader_main "$2" "$3" "$4"

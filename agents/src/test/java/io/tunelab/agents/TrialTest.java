@@ -94,8 +94,55 @@ class TrialTest {
       assertTrue(startA >= goSent - 50_000_000L, "a.0 started before go");
       assertTrue(Math.abs(startA - startB) < 200_000_000L, "start skew");
       assertTrue(Files.exists(agent.knobPath("A")) && Files.exists(agent.knobPath("B")));
-      assertFalse(Files.exists(agent.state().resolve("jobs")), "job files left behind");
+      assertTrialFilesCleared(agent);
       assertEquals(0, server.request("hello").rc(), "the agent keeps serving");
+    }
+    assertFalse(Files.exists(agent.state().resolve("jobs")), "job files left behind");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void theNextTrialInheritsNothingFromTheLast(String shell, @TempDir Path dir) throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      Result first =
+          server.request(
+              "run",
+              lines(
+                  List.of(
+                      job(
+                          "a.0",
+                          sh("cat; echo said >&2; exit 3"),
+                          tab("stdin", "hello"),
+                          "nice\t5"),
+                      job("b.0", sh("echo b"), tab("stdout", "all")),
+                      List.of(tab("monitor", "m.0"), tab("arg", "sleep"), tab("arg", "5")))));
+      assertEquals(1, first.rc(), first.stderr());
+      assertEquals(3, rc(first, "a.0"));
+      assertEquals(List.of("hello"), out(first, "a.0"));
+
+      Result second = server.request("run", lines(List.of(job("c.0", sh("cat; exit 0")))));
+
+      assertEquals(0, second.rc(), second.stderr());
+      assertEquals(0, rc(second, "c.0"));
+      assertEquals(List.of(), out(second, "c.0"), "stdin of an earlier job");
+      assertEquals(List.of(), second.rest("err"), "stderr of an earlier job");
+      assertEquals(List.of(), second.rest("monitor"), "a monitor of an earlier trial");
+      assertEquals(null, row(second, "job", "a.0"));
+      assertTrue(row(second, "sched", "c.0").startsWith("0\t"), row(second, "sched", "c.0"));
+      assertTrialFilesCleared(agent);
+    }
+  }
+
+  /**
+   * An ended trial leaves its directory for the agent's next trial (no mkdir, mkfifo or rm per
+   * trial), but nothing a cancel or a later agent would act on: no pids, no process group.
+   */
+  private static void assertTrialFilesCleared(AgentHarness agent) throws Exception {
+    Path jobs = agent.state().resolve("jobs");
+    if (Files.exists(jobs)) {
+      assertEquals(0, Files.size(jobs.resolve("pids")), "pids of an ended trial left");
+      assertEquals(0, Files.size(jobs.resolve("pgid")), "group of an ended trial left");
     }
   }
 
@@ -344,9 +391,10 @@ class TrialTest {
       assertEquals(0, stop.rc(), stop.stderr());
       assertFalse(Files.exists(agent.knobPath("RAN")));
       assertFalse(Files.exists(agent.knobPath("MON")));
-      assertFalse(Files.exists(agent.state().resolve("jobs")));
+      assertTrialFilesCleared(agent);
       assertEquals(0, server.request("run", tab("job", "again"), tab("arg", "true")).rc());
     }
+    assertFalse(Files.exists(agent.state().resolve("jobs")));
   }
 
   @ParameterizedTest(name = "{0}")
