@@ -12,6 +12,7 @@ import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

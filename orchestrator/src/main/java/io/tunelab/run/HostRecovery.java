@@ -7,6 +7,8 @@ import io.tunelab.matrix.Durations;
 import io.tunelab.matrix.Recovery;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultStore.Attempt;
+import io.tunelab.trace.Phase;
+import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,7 +107,7 @@ final class HostRecovery {
           long t = trace.start();
           store.recordAttemptWithNext(
               trialId, new Attempt(start, clock.instant(), Attempt.Status.OK, null));
-          trace.phase("store-attempt", "-", t);
+          trace.phase(Phase.STORE_ATTEMPT, t);
           return outcome;
         }
         // A host that only holds knobs may have rebooted while another ran the workload.
@@ -247,7 +249,7 @@ final class HostRecovery {
     long t = trace.start();
     try {
       store.recordAttempt(trialId, new Attempt(start, end, status, error));
-      trace.phase("store-attempt", "-", t);
+      trace.phase(Phase.STORE_ATTEMPT, t);
     } catch (TunelabException e) {
       out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
     }

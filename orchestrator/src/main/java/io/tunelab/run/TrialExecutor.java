@@ -13,6 +13,8 @@ import io.tunelab.matrix.TrialStep;
 import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.trace.Phase;
+import io.tunelab.trace.PhaseTrace;
 import io.tunelab.workload.MonitorPlan;
 import io.tunelab.workload.MonitorPlanner;
 import io.tunelab.workload.Sample;
@@ -103,14 +105,14 @@ final class TrialExecutor {
   Outcome run(Map<RoleKnob, String> requested, Map<String, String> vars) {
     long t = trace.start();
     List<SettingRow> settings = apply(requested);
-    trace.phase("apply", "-", t);
+    trace.phase(Phase.APPLY, t);
     t = trace.start();
     beforeTrial(vars, settings);
-    trace.phase("before-trial", "-", t);
+    trace.phase(Phase.BEFORE_TRIAL, t);
     t = trace.start();
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
     List<MonitorPlan> monitors = MonitorPlanner.plan(matrix.monitors(), vars);
-    trace.phase("plan-workload", "-", t);
+    trace.phase(Phase.PLAN_WORKLOAD, t);
     WorkloadPhase.Result ran =
         new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT, trace).run();
     if (ran.failure() != null) {

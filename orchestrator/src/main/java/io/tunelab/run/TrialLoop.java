@@ -9,6 +9,8 @@ import io.tunelab.store.ResultStore.SettingRow;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.trace.Phase;
+import io.tunelab.trace.PhaseTrace;
 import io.tunelab.workload.Sample;
 import java.util.List;
 import java.util.Locale;
@@ -113,10 +115,10 @@ final class TrialLoop {
         trace.trial(trial.trialId());
         long t = trace.start();
         store.startTrial(trial.trialId());
-        trace.phase("store-start", "-", t);
+        trace.phase(Phase.STORE_START, t);
         t = trace.start();
         listener.trialStarted(started);
-        trace.phase("listener", "-", t);
+        trace.phase(Phase.LISTENER, t);
         long start = System.nanoTime();
         Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
         TrialExecutor.Outcome outcome = null;
@@ -137,7 +139,7 @@ final class TrialLoop {
                       long r = trace.start();
                       Map<RoleKnob, String> requested =
                           knobs.requested(cell, cellSteps.vars(), trial.rep());
-                      trace.phase("plan-knobs", "-", r);
+                      trace.phase(Phase.PLAN_KNOBS, r);
                       return executor.run(requested, vars);
                     });
           } catch (TrialExecutor.TrialFailure f) {
@@ -148,7 +150,7 @@ final class TrialLoop {
           List<SettingRow> settings = outcome != null ? outcome.settings() : failure.settings;
           t = trace.start();
           listener.settingsApplied(started, settings);
-          trace.phase("listener", "-", t);
+          trace.phase(Phase.LISTENER, t);
           t = trace.start();
           try {
             executor.afterTrial(vars, settings);
@@ -159,7 +161,7 @@ final class TrialLoop {
                     : new TrialExecutor.TrialFailure(
                         failure.getMessage() + "; " + f.getMessage(), settings, failure.workload);
           }
-          trace.phase("after-trial", "-", t);
+          trace.phase(Phase.AFTER_TRIAL, t);
         } catch (HostRecovery.HostLost e) {
           // The trial stays running and the rest pending, for resume; the caller restores.
           listener.runEvent(
@@ -185,14 +187,14 @@ final class TrialLoop {
         if (failure == null) {
           t = trace.start();
           store.finishTrial(trial.trialId(), outcome.result());
-          trace.phase("store-finish", "-", t);
+          trace.phase(Phase.STORE_FINISH, t);
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
           t = trace.start();
           listener.trialEnded(
               new RunListener.TrialEnded(
                   started, TrialStatus.OK, describe(outcome.samples()), wall));
-          trace.phase("listener", "-", t);
+          trace.phase(Phase.LISTENER, t);
         } else {
           store.finishTrial(trial.trialId(), failure.result());
           failed++;

@@ -10,6 +10,8 @@ import io.tunelab.agent.TrialRequest;
 import io.tunelab.store.ResultStore.MonitorSample;
 import io.tunelab.store.ResultStore.ProcessRecord;
 import io.tunelab.store.ResultStore.TrialOutput;
+import io.tunelab.trace.Phase;
+import io.tunelab.trace.PhaseTrace;
 import io.tunelab.workload.FioOutput;
 import io.tunelab.workload.JobPlan;
 import io.tunelab.workload.JobResult;
@@ -115,10 +117,10 @@ final class WorkloadPhase {
     }
     long t = trace.start();
     Map<String, TrialReport> reports = TrialJobs.run(hosts, requests, processes.keySet());
-    trace.phase("workload", "-", t);
+    trace.phase(Phase.WORKLOAD, t);
     t = trace.start();
     Result result = evaluate(reports, agentNames);
-    trace.phase("parse", "-", t);
+    trace.phase(Phase.PARSE, t);
     return result;
   }
 

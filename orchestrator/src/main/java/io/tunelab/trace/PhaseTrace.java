@@ -1,4 +1,4 @@
-package io.tunelab.run;
+package io.tunelab.trace;
 
 import io.tunelab.agent.AgentVerb;
 import io.tunelab.agent.RequestTimer;
@@ -46,12 +46,12 @@ public final class PhaseTrace implements RequestTimer, AutoCloseable {
   }
 
   /** A clock reading to pass to {@link #phase} later; 0 when off. */
-  long start() {
+  public long start() {
     return out == null ? 0 : System.nanoTime();
   }
 
   /** From now on phases belong to trial {@code id}; what the last trial traced is written out. */
-  void trial(long id) {
+  public void trial(long id) {
     if (out == null) {
       return;
     }
@@ -61,13 +61,10 @@ public final class PhaseTrace implements RequestTimer, AutoCloseable {
     }
   }
 
-  /**
-   * Records the phase {@code name} of {@code host} ({@code -}: the controller) begun at {@code
-   * start}.
-   */
-  void phase(String name, String host, long start) {
+  /** Records the controller's phase {@code phase} begun at {@code start}. */
+  public void phase(Phase phase, long start) {
     if (out != null) {
-      record(name, host, System.nanoTime() - start);
+      record(phase.traced(), "-", System.nanoTime() - start);
     }
   }
 
