@@ -57,7 +57,7 @@ public final class Outliers {
    * and the quantile costs as much as the rest of a cell's statistics.
    */
   private static final class Tabulated {
-    static final int UP_TO = 64;
+    static final int UP_TO = 32;
     static final List<Double> CRITICAL = table();
 
     private static List<Double> table() {
