@@ -43,8 +43,30 @@ public final class Outliers {
     if (n < 3) {
       throw new IllegalArgumentException("Grubbs' test needs at least 3 values, got " + n);
     }
-    double t = new TDistribution(n - 2).inverseCumulativeProbability(1 - ALPHA / (2.0 * n));
+    return n < Tabulated.UP_TO ? Tabulated.CRITICAL.get(n) : computed(n);
+  }
+
+  private static double computed(int n) {
+    // No random generator: it is only needed for sampling, and costs more than the quantile.
+    double t = new TDistribution(null, n - 2).inverseCumulativeProbability(1 - ALPHA / (2.0 * n));
     return (n - 1) / Math.sqrt(n) * Math.sqrt(t * t / (n - 2 + t * t));
+  }
+
+  /**
+   * The critical values of the usual repetition counts, computed once: a report judges every cell,
+   * and the quantile costs as much as the rest of a cell's statistics.
+   */
+  private static final class Tabulated {
+    static final int UP_TO = 32;
+    static final List<Double> CRITICAL = table();
+
+    private static List<Double> table() {
+      List<Double> table = new ArrayList<>(UP_TO);
+      for (int n = 0; n < UP_TO; n++) {
+        table.add(n < 3 ? Double.NaN : computed(n));
+      }
+      return List.copyOf(table);
+    }
   }
 
   /**

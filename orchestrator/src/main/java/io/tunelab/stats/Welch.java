@@ -10,11 +10,18 @@ import org.apache.commons.math3.distribution.TDistribution;
  * @param t the t statistic; infinite when both sides have no spread but different means
  * @param df the Welch–Satterthwaite degrees of freedom
  * @param p the two-sided p-value
- * @param interval the confidence interval of the difference at the level asked for
+ * @param se the standard error of the difference
+ * @param level the confidence level of {@link #interval()}
  */
-public record Welch(double difference, double t, double df, double p, Interval interval) {
+public record Welch(double difference, double t, double df, double p, double se, double level) {
   /** Both sides need this many values for a test at all; reports ask for three. */
   public static final int MIN_N = 2;
+
+  public Welch {
+    if (!(level > 0 && level < 1)) {
+      throw new IllegalArgumentException("a confidence level lies between 0 and 1, not " + level);
+    }
+  }
 
   /** Whether the test can be computed: at least two values on each side. */
   public static boolean applicable(Summary base, Summary next) {
@@ -36,20 +43,25 @@ public record Welch(double difference, double t, double df, double p, Interval i
     double se = Math.sqrt(vb + vn);
     if (se == 0) {
       double t = difference == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, difference);
-      return new Welch(
-          difference,
-          t,
-          base.n() + next.n() - 2,
-          difference == 0 ? 1 : 0,
-          new Interval(difference, difference, level));
+      return new Welch(difference, t, base.n() + next.n() - 2, difference == 0 ? 1 : 0, se, level);
     }
     double df = (vb + vn) * (vb + vn) / (vb * vb / (base.n() - 1) + vn * vn / (next.n() - 1));
     double t = difference / se;
     TDistribution dist = new TDistribution(null, df);
     // 2 * P(T > |t|), from the upper tail so that tiny p-values keep their precision.
     double p = Math.min(1, 2 * dist.cumulativeProbability(-Math.abs(t)));
+    return new Welch(difference, t, df, p, se, level);
+  }
+
+  /**
+   * The confidence interval of the difference at {@link #level}; a point when neither side varies.
+   * Computed when asked: its quantile costs more than the test, and text output never shows it.
+   */
+  public Interval interval() {
+    if (se == 0) {
+      return new Interval(difference, difference, level);
+    }
     double half = Interval.quantile(df, level) * se;
-    return new Welch(
-        difference, t, df, p, new Interval(difference - half, difference + half, level));
+    return new Interval(difference - half, difference + half, level);
   }
 }

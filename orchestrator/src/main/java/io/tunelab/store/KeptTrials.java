@@ -27,7 +27,11 @@ final class KeptTrials {
   static final int RESERVE_BYTES = 1 << 20;
 
   private static final String RESERVE = ".reserve";
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Made on first use: every store has kept trials, few commands touch them. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final Path dir;
 
@@ -104,7 +108,7 @@ final class KeptTrials {
         (trial.experimentId() > 0 ? trial.experimentId() : "unknown") + "-" + trial.trialId();
     Path file = dir.resolve(name + ".json");
     Path temp = dir.resolve("." + name + ".json.tmp");
-    byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trial);
+    byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(trial);
     try (FileChannel ch =
         FileChannel.open(
             temp,
@@ -141,7 +145,7 @@ final class KeptTrials {
   /** The trial kept in {@code file}; a file that cannot be read fails with exit code 3. */
   KeptTrial read(Path file) {
     try {
-      return JSON.readValue(file.toFile(), KeptTrial.class);
+      return Json.MAPPER.readValue(file.toFile(), KeptTrial.class);
     } catch (IOException e) {
       throw new TunelabException(
           TunelabException.HOST_REFUSED,

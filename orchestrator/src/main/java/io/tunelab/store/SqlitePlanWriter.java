@@ -30,7 +30,6 @@ final class SqlitePlanWriter {
 
   private final SqliteTransactions tx;
   private final Timestamps time;
-  private final ObjectMapper json = new ObjectMapper();
 
   SqlitePlanWriter(SqliteTransactions tx, Timestamps time) {
     this.tx = tx;
@@ -264,7 +263,8 @@ final class SqlitePlanWriter {
   void recordHost(long experimentId, String role, String host, Map<String, String> facts) {
     String factsJson;
     try {
-      factsJson = json.writeValueAsString(facts);
+      // A mapper per host, not per store: reports open a store too, and need no Jackson.
+      factsJson = new ObjectMapper().writeValueAsString(facts);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("facts of " + host + " are not serialisable", e);
     }
