@@ -46,9 +46,8 @@ axes() {
   echo "  command: \"true\""
 } >"$r"
 "$root/tunelab" --version >/dev/null # build outside the measurement
-jar="$root/orchestrator/target/tunelab.jar"
 run() {
-  /usr/bin/time -f '%e %M' -o "$dir/time" java -jar "$jar" plan "$@" "$m" >"$dir/out"
+  /usr/bin/time -f '%e %M' -o "$dir/time" "$root/tunelab" plan "$@" "$m" >"$dir/out"
   read -r secs kb <"$dir/time"
   printf '%-22s %8s s  %8s MiB peak RSS  (%s)\n' "plan $*" "$secs" "$((kb / 1024))" "$(head -n 1 "$dir/out")"
 }
@@ -59,7 +58,7 @@ run
 # Once its first trial has started it gets SIGTERM (as Ctrl-C: the trial ends, the host is
 # restored); its memory is read then, as the JVM's peak RSS so far (VmHWM).
 start=$(date +%s%N)
-TUNELAB_STATE=$dir/agent-state java -jar "$jar" run --db "$dir/run.db" "$r" >"$dir/run.out" 2>&1 &
+TUNELAB_STATE=$dir/agent-state "$root/tunelab" run --db "$dir/run.db" "$r" >"$dir/run.out" 2>&1 &
 pid=$!
 first=
 n=0

@@ -34,7 +34,7 @@ run() {
   opts=
   if [ "${1:-}" = "-Xmx64m" ]; then opts=$1; shift; fi
   code=0
-  /usr/bin/time -f '%e %M %U %S' -o "$dir/time" java ${opts:+"$opts"} -jar "$jar" "$@" --db "$db" \
+  TUNELAB_JAVA_OPTS=$opts /usr/bin/time -f '%e %M %U %S' -o "$dir/time" "$root/tunelab" "$@" --db "$db" \
     >"$dir/out" 2>"$dir/err" || code=$?
   read -r secs kb user sys <"$dir/time"
   last_cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
