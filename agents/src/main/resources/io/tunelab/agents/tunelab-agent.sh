@@ -193,15 +193,13 @@ alive() {
   [ -z "${2:-}" ] || [ "$PS_START" = "$2" ]
 }
 
-# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
-descendants() {
-  DS=
-  [ $# -gt 0 ] || return 0
-  ds_roots=" $* "
-  ds_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
+# Prints the descendants of the pids given, from /proc, breadth first (parents before
+# children): one awk over every process's stat, not a fork per process.
+child_pids() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v roots="$*" '
     $1 ~ /^[0-9]+$/ {
       rest = $0
-      if (!sub(/.*\) /, "", rest)) next
+      if (!sub(/.*\) /, "", rest)) next # drop "pid (comm) ", comm may hold spaces
       split(rest, f, " ")
       kids[f[2]] = kids[f[2]] " " $1
     }
@@ -214,7 +212,15 @@ descendants() {
         }
       }
       print out
-    }')
+    }'
+}
+
+# Sets DS to the descendants of the pids given (not the pids themselves), from /proc.
+descendants() {
+  DS=
+  [ $# -gt 0 ] || return 0
+  ds_roots=" $* "
+  ds_list=$(child_pids "$@")
   ds_seen=$ds_roots
   for ds_pid in $ds_list; do
     proc_stat "$ds_pid" || continue
@@ -968,23 +974,7 @@ group_end() {
 # Sets TP to $1 and all its descendants (from /proc), parents before children.
 tree_pids() {
   TP=$1
-  tp_list=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-    $1 ~ /^[0-9]+$/ {
-      rest = $0
-      if (!sub(/.*\) /, "", rest)) next  # drop "pid (comm) ", comm may hold spaces
-      split(rest, f, " ")
-      kids[f[2]] = kids[f[2]] " " $1
-    }
-    END {
-      queue = root
-      while (queue != "") {
-        n = split(queue, q, " "); queue = ""
-        for (i = 1; i <= n; i++) {
-          if (q[i] in kids) { out = out kids[q[i]]; queue = queue kids[q[i]] }
-        }
-      }
-      print out
-    }')
+  tp_list=$(child_pids "$1")
   for tp_pid in $tp_list; do
     proc_stat "$tp_pid" || continue
     case " $TP " in

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -183,21 +184,15 @@ final class RunProgress implements RunListener, AutoCloseable {
    * cannot be written (a full disk) is only logged.
    */
   private void record(String kind, String host, String message) {
-    long id;
-    synchronized (this) {
-      id = experimentId;
-    }
-    if (id < 0) {
-      return;
-    }
-    try {
-      store.recordEvent(id, kind, host, message);
-    } catch (RuntimeException e) {
-      log.logOnly("warning: event not stored in the database: " + e.getMessage());
-    }
+    keep(id -> store.recordEvent(id, kind, host, message));
   }
 
+  /** A trial's event line, written with the next trial's start (docs/performance.md). */
   private void recordWithNext(String message) {
+    keep(id -> store.recordEventWithNext(id, "trial", null, message));
+  }
+
+  private void keep(LongConsumer write) {
     long id;
     synchronized (this) {
       id = experimentId;
@@ -206,7 +201,7 @@ final class RunProgress implements RunListener, AutoCloseable {
       return;
     }
     try {
-      store.recordEventWithNext(id, "trial", null, message);
+      write.accept(id);
     } catch (RuntimeException e) {
       log.logOnly("warning: event not stored in the database: " + e.getMessage());
     }
