@@ -4,6 +4,7 @@ import static io.tunelab.store.SqliteStatements.update;
 
 import io.tunelab.store.ExperimentProgress.CurrentTrial;
 import io.tunelab.store.ExperimentProgress.Event;
+import io.tunelab.store.SqliteTransactions.Work;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,32 +26,26 @@ final class SqliteEvents {
 
   /** See {@link ResultStore#recordEvent}. */
   void record(long experimentId, String kind, String host, String message) {
-    tx.transaction(
-        "record an event",
-        c ->
-            update(
-                c,
-                "INSERT INTO events (experiment_id, at, kind, host, message) VALUES (?, ?, ?, ?, ?)",
-                experimentId,
-                time.now(),
-                kind,
-                host,
-                message));
+    Work<Integer> insert = insert(experimentId, time.now(), kind, host, message);
+    tx.transaction("record an event", insert);
   }
 
   /** {@link #record}, written with the next transaction instead of a commit of its own. */
   void recordWithNext(long experimentId, String kind, String host, String message) {
-    String at = time.now();
-    tx.ride(
-        c ->
-            update(
-                c,
-                "INSERT INTO events (experiment_id, at, kind, host, message) VALUES (?, ?, ?, ?, ?)",
-                experimentId,
-                at,
-                kind,
-                host,
-                message));
+    tx.ride(insert(experimentId, time.now(), kind, host, message));
+  }
+
+  private static Work<Integer> insert(
+      long experimentId, String at, String kind, String host, String message) {
+    return c ->
+        update(
+            c,
+            "INSERT INTO events (experiment_id, at, kind, host, message) VALUES (?, ?, ?, ?, ?)",
+            experimentId,
+            at,
+            kind,
+            host,
+            message);
   }
 
   /** The experiment's progress, or empty when there is no such experiment. */
