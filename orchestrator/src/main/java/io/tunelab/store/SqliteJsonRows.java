@@ -35,6 +35,11 @@ final class SqliteJsonRows implements AutoCloseable {
   /** Adds a row whose element is a JSON string. */
   void addText(String value) {
     separate();
+    appendText(json, value);
+  }
+
+  /** Appends {@code value} to {@code json} as a JSON string, or {@code null}. */
+  static void appendText(StringBuilder json, String value) {
     if (value == null) {
       json.append("null");
     } else {

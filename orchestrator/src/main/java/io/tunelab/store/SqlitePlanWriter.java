@@ -4,7 +4,6 @@ import static io.tunelab.store.SqliteStatements.queryLong;
 import static io.tunelab.store.SqliteStatements.update;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
@@ -246,9 +245,7 @@ final class SqlitePlanWriter {
         if (i > 0) {
           json.append(',');
         }
-        json.append('"');
-        JsonStringEncoder.getInstance().quoteAsString(names[i], json);
-        json.append('"');
+        SqliteJsonRows.appendText(json, names[i]);
       }
       return json.append(']').toString();
     }
