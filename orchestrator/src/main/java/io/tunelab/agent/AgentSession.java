@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * One long-lived agent process on one host, spoken to over a single channel: one typed method per
@@ -27,6 +28,8 @@ public final class AgentSession implements AutoCloseable {
   private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration RUN_GRACE = Duration.ofMinutes(1);
   private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CANCEL_AGAIN = Duration.ofMillis(100);
+  private static final Duration CANCEL_RETRIES = Duration.ofSeconds(3);
   private static final Duration ONE_SHOT_TIMEOUT = Duration.ofMinutes(5);
 
   /** How long the final restore of one host may take: a journal of knob writes takes ms. */
@@ -41,6 +44,9 @@ public final class AgentSession implements AutoCloseable {
 
   /** How long the started trial may run on the host; null when none is started. */
   private volatile Duration startedLimit;
+
+  /** True while a released trial's processes may run here: a cancel then is asked again. */
+  private volatile boolean trialRunning;
 
   AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
     this(transport, remotePath, channel, RequestTimer.NONE);
@@ -187,15 +193,38 @@ public final class AgentSession implements AutoCloseable {
    * it calls the trial off) and, for a trial with monitors, {@link #endTrial} must follow.
    */
   public void startTrial(TrialRequest request) {
+    require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
+    startedLimit = limit(request);
+  }
+
+  /**
+   * Starts, releases and awaits a trial in one request, for a trial whose processes and monitors
+   * are all on this host: no other host's processes to wait for at a barrier. Returns what they
+   * did, or null without sending anything when {@code stopping} says so (Ctrl-C came first).
+   */
+  public TrialReport runTrial(TrialRequest request, BooleanSupplier stopping) {
+    trialRunning = true;
+    try {
+      if (stopping.getAsBoolean()) {
+        return null;
+      }
+      return TrialReport.from(
+          outcome(AgentVerb.RUN, request.payload(), limit(request).plus(RUN_GRACE)));
+    } finally {
+      trialRunning = false;
+    }
+  }
+
+  /** How long a trial's processes and monitors may run on the host. */
+  private static Duration limit(TrialRequest request) {
     Duration stop =
         request.duration() == null ? Duration.ZERO : request.duration().plus(STOP_GRACE);
-    Duration limit = stop.compareTo(request.timeout()) > 0 ? stop : request.timeout();
-    require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
-    startedLimit = limit;
+    return stop.compareTo(request.timeout()) > 0 ? stop : request.timeout();
   }
 
   /** Opens the barrier: the started processes and monitors run now. Answers at once. */
   public void releaseTrial() {
+    trialRunning = true;
     require(AgentVerb.GO, List.of(), FACTS_TIMEOUT);
   }
 
@@ -206,7 +235,11 @@ public final class AgentSession implements AutoCloseable {
    */
   public TrialReport awaitTrial() {
     Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
-    return TrialReport.from(outcome(AgentVerb.WAIT, List.of(), limit.plus(RUN_GRACE)));
+    try {
+      return TrialReport.from(outcome(AgentVerb.WAIT, List.of(), limit.plus(RUN_GRACE)));
+    } finally {
+      trialRunning = false;
+    }
   }
 
   /**
@@ -216,7 +249,11 @@ public final class AgentSession implements AutoCloseable {
   public TrialReport endTrial() {
     Duration limit = startedLimit == null ? PHASE_TIMEOUT : startedLimit;
     startedLimit = null;
-    return TrialReport.from(outcome(AgentVerb.STOP, List.of(), limit.plus(RUN_GRACE)));
+    try {
+      return TrialReport.from(outcome(AgentVerb.STOP, List.of(), limit.plus(RUN_GRACE)));
+    } finally {
+      trialRunning = false;
+    }
   }
 
   /** Syncs, then drops the page cache, dentries and inodes (needs root). */
@@ -234,6 +271,26 @@ public final class AgentSession implements AutoCloseable {
    * session's own channel is busy waiting for that run. Returns the pids killed.
    */
   public List<Long> cancel() {
+    List<Long> killed = cancelOnce();
+    // A cancel finds nothing while the trial's request is still on its way to the agent (the
+    // agent then clears the mark for the trial it begins) or while a released process is between
+    // its last look at the mark and its start: asked again until the trial's answer comes.
+    long until = System.nanoTime() + CANCEL_RETRIES.toNanos();
+    while (killed.isEmpty() && trialRunning && System.nanoTime() < until) {
+      try {
+        Thread.sleep(CANCEL_AGAIN.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      if (trialRunning) {
+        killed = cancelOnce();
+      }
+    }
+    return killed;
+  }
+
+  private List<Long> cancelOnce() {
     Answer answer = oneShot(transport, remotePath, AgentVerb.CANCEL, CANCEL_TIMEOUT);
     List<Long> killed = new ArrayList<>();
     for (String[] row : answer.rows("killed", 2)) {

@@ -120,6 +120,11 @@ final class RunProgress implements RunListener, AutoCloseable {
   }
 
   @Override
+  public void trialEnding(TrialEnded trial) {
+    recordWithNext(trial.line());
+  }
+
+  @Override
   public void trialEnded(TrialEnded trial) {
     String line;
     synchronized (this) {
@@ -137,8 +142,6 @@ final class RunProgress implements RunListener, AutoCloseable {
     } else {
       log.progress(line);
     }
-    // Rides on the next trial's commit: the trial row says as much, and an fsync costs ms.
-    recordWithNext(trial.line());
     redraw();
   }
 
@@ -187,7 +190,7 @@ final class RunProgress implements RunListener, AutoCloseable {
     keep(id -> store.recordEvent(id, kind, host, message));
   }
 
-  /** A trial's event line, written with the next trial's start (docs/performance.md). */
+  /** A trial's event line, committed with its outcome: an fsync of its own costs ms. */
   private void recordWithNext(String message) {
     keep(id -> store.recordEventWithNext(id, "trial", null, message));
   }

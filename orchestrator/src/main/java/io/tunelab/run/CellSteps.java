@@ -107,6 +107,11 @@ final class CellSteps {
     return Optional.empty();
   }
 
+  /** Whether the matrix has {@code cell_setup} or {@code cell_teardown} steps. */
+  boolean hasSteps() {
+    return recorded;
+  }
+
   /** What trials of the open cell resolve with: setup's captures, then the cell's. */
   Map<String, String> vars() {
     Map<String, String> vars = new LinkedHashMap<>(captures);

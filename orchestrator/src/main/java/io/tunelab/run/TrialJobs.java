@@ -13,9 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Runs one trial's processes and monitors across hosts: started on every host at once, released
  * together once every host's processes wait at their barrier, then awaited. Hosts that only monitor
- * are awaited after the others, since their monitors run until then.
+ * are awaited after the others, since their monitors run until then. A trial on one host is one
+ * request: started, released and awaited by its agent.
  */
 final class TrialJobs {
+  private static final String INTERRUPTED = "interrupted before the jobs were released";
+
   private TrialJobs() {}
 
   /**
@@ -26,6 +29,15 @@ final class TrialJobs {
    */
   static Map<String, TrialReport> run(
       Hosts hosts, Map<String, TrialRequest> requests, Set<String> jobHosts) {
+    if (requests.size() == 1 && jobHosts.containsAll(requests.keySet())) {
+      // One host: nobody else to start together with, so no barrier to hold; one request.
+      String host = requests.keySet().iterator().next();
+      TrialReport report = hosts.session(host).runTrial(requests.get(host), hosts::stopping);
+      if (report == null) {
+        throw new TrialExecutor.TrialFailure(INTERRUPTED, List.of());
+      }
+      return Map.of(host, report);
+    }
     Set<String> started = ConcurrentHashMap.newKeySet();
     try {
       hosts.parallel(
@@ -47,7 +59,7 @@ final class TrialJobs {
     if (hosts.stopping()) {
       // Ctrl-C came while the hosts were starting: a cancel sent then found nothing to stop.
       hosts.parallel(started, AgentSession::endTrial);
-      throw new TrialExecutor.TrialFailure("interrupted before the jobs were released", List.of());
+      throw new TrialExecutor.TrialFailure(INTERRUPTED, List.of());
     }
     List<RuntimeException> failures = new ArrayList<>();
     try {

@@ -66,8 +66,12 @@ final class TrialLoop {
     double overheadTotal = 0;
     CellVisits visits = new CellVisits();
     listener.runStarted(experimentId, trials.size());
+    // The trial whose start rode on the commit of the one before, until it begins.
+    long preStarted = -1;
+    BooleanSupplier goesOn = () -> !interrupted.getAsBoolean() && !timeUp.getAsBoolean();
     try {
-      for (TrialRef trial : trials) {
+      for (int i = 0; i < trials.size(); i++) {
+        TrialRef trial = trials.get(i);
         if (interrupted.getAsBoolean()) {
           break;
         }
@@ -103,19 +107,28 @@ final class TrialLoop {
                 done + 1, trials.size(), experimentId, trial, cell.label());
         if (cellFailure != null) {
           // Not run: its cell could not be set up.
-          store.finishTrial(
-              trial.trialId(),
-              new TrialResult(TrialStatus.FAILED, cellFailure, 0, List.of(), List.of()));
+          RunListener.TrialEnded ended =
+              new RunListener.TrialEnded(started, TrialStatus.FAILED, "FAILED: " + cellFailure, 0);
+          preStarted =
+              finish(
+                  trials,
+                  i,
+                  new TrialResult(TrialStatus.FAILED, cellFailure, 0, List.of(), List.of()),
+                  ended,
+                  goesOn);
           failed++;
-          listener.trialEnded(
-              new RunListener.TrialEnded(started, TrialStatus.FAILED, "FAILED: " + cellFailure, 0));
+          listener.trialEnded(ended);
           done++;
           continue;
         }
         trace.trial(trial.trialId());
-        long t = trace.start();
-        store.startTrial(trial.trialId());
-        trace.phase(Phase.STORE_START, t);
+        long t;
+        if (preStarted != trial.trialId()) {
+          t = trace.start();
+          store.startTrial(trial.trialId());
+          trace.phase(Phase.STORE_START, t);
+        }
+        preStarted = -1;
         t = trace.start();
         listener.trialStarted(started);
         trace.phase(Phase.LISTENER, t);
@@ -185,26 +198,35 @@ final class TrialLoop {
         }
         double wall = (System.nanoTime() - start) / 1e9;
         if (failure == null) {
+          RunListener.TrialEnded ended =
+              new RunListener.TrialEnded(
+                  started, TrialStatus.OK, describe(outcome.samples()), wall);
           t = trace.start();
-          store.finishTrial(trial.trialId(), outcome.result());
+          preStarted = finish(trials, i, outcome.result(), ended, goesOn);
           trace.phase(Phase.STORE_FINISH, t);
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
           t = trace.start();
-          listener.trialEnded(
-              new RunListener.TrialEnded(
-                  started, TrialStatus.OK, describe(outcome.samples()), wall));
+          listener.trialEnded(ended);
           trace.phase(Phase.LISTENER, t);
         } else {
-          store.finishTrial(trial.trialId(), failure.result());
-          failed++;
-          listener.trialEnded(
+          RunListener.TrialEnded ended =
               new RunListener.TrialEnded(
-                  started, TrialStatus.FAILED, "FAILED: " + failure.getMessage(), wall));
+                  started, TrialStatus.FAILED, "FAILED: " + failure.getMessage(), wall);
+          preStarted = finish(trials, i, failure.result(), ended, goesOn);
+          failed++;
+          listener.trialEnded(ended);
         }
         done++;
       }
     } finally {
+      if (preStarted != -1) {
+        try {
+          store.unstartTrial(preStarted);
+        } catch (RuntimeException e) {
+          // Left "running": still unfinished, so resume runs it all the same.
+        }
+      }
       if (visits.end() != 0) {
         cellSteps.close();
       }
@@ -222,6 +244,31 @@ final class TrialLoop {
         failed,
         unfinished,
         ok == 0 ? 0 : overheadTotal / ok * 1000);
+  }
+
+  /**
+   * Commits trial {@code i}'s outcome, with what the listener keeps of its end. When the next trial
+   * follows at once (the run goes on, and it is of the same cell or no cell steps come between),
+   * its start rides on the same commit: one fsync'd commit per trial. Returns that next trial, or
+   * -1.
+   */
+  private long finish(
+      List<TrialRef> trials,
+      int i,
+      TrialResult result,
+      RunListener.TrialEnded ended,
+      BooleanSupplier goesOn) {
+    listener.trialEnding(ended);
+    long id = trials.get(i).trialId();
+    if (i + 1 < trials.size() && goesOn.getAsBoolean()) {
+      TrialRef next = trials.get(i + 1);
+      if (next.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps()) {
+        store.finishTrialStartingNext(id, result, next.trialId());
+        return next.trialId();
+      }
+    }
+    store.finishTrial(id, result);
+    return -1;
   }
 
   private static String describe(List<Sample> samples) {

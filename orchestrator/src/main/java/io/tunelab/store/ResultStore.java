@@ -48,6 +48,21 @@ public interface ResultStore extends AutoCloseable {
   void finishTrial(long trialId, TrialResult result);
 
   /**
+   * {@link #finishTrial} and {@link #startTrial} of {@code next} in one commit, for a next trial
+   * that follows at once: one fsync'd commit per trial. A default for stores without transactions.
+   */
+  default void finishTrialStartingNext(long trialId, TrialResult result, long next) {
+    finishTrial(trialId, result);
+    startTrial(next);
+  }
+
+  /**
+   * Sets a trial started by {@link #finishTrialStartingNext} back to pending when the run stopped
+   * before it ran. A no-op by default, for stores that do not keep a trial's start.
+   */
+  default void unstartTrial(long trialId) {}
+
+  /**
    * Records one attempt at a trial, numbered after those recorded for it before (by this run or an
    * earlier one); returns its number. Added with table {@code trial_attempts}, hence a default that
    * only the SQLite store overrides.

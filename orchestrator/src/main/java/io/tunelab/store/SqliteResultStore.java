@@ -203,6 +203,21 @@ public final class SqliteResultStore implements ResultStore {
     }
   }
 
+  /** {@link #finishTrial}, and with it the next trial's start; kept the same way on a full disk. */
+  @Override
+  public void finishTrialStartingNext(long trialId, TrialResult result, long next) {
+    try {
+      trials.finishTrialStartingNext(trialId, result, next);
+    } catch (StorageFailure e) {
+      throw keep(trialId, result, e);
+    }
+  }
+
+  @Override
+  public void unstartTrial(long trialId) {
+    trials.unstartTrial(trialId);
+  }
+
   private TunelabException keep(long trialId, TrialResult result, StorageFailure e) {
     long experimentId;
     try {

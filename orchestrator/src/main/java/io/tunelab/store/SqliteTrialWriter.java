@@ -68,19 +68,48 @@ final class SqliteTrialWriter {
     tx.transaction(
         "start trial " + trialId,
         c -> {
-          long cellId = cellOf(c, trialId);
-          update(
-              c,
-              "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
-                  + " error = NULL, workload_seconds = NULL WHERE id = ?",
-              TrialStatus.RUNNING.text(),
-              time.now(),
-              trialId);
-          // A trial run again must not leave its old samples in the statistics.
-          deleteOutcome(c, trialId);
-          SqliteCellStatistics.refresh(c, cellId);
+          start(c, trialId, time.now());
           return null;
         });
+  }
+
+  /** See {@link ResultStore#finishTrialStartingNext}. */
+  void finishTrialStartingNext(long trialId, TrialResult result, long next) {
+    requireFinished(result);
+    String now = time.now();
+    transaction(
+        "finish trial " + trialId + " and start trial " + next,
+        c -> {
+          finish(c, trialId, result, now);
+          start(c, next, now);
+        });
+  }
+
+  /** See {@link ResultStore#unstartTrial}. */
+  void unstartTrial(long trialId) {
+    tx.transaction(
+        "set trial " + trialId + " back to pending",
+        c ->
+            update(
+                c,
+                "UPDATE trials SET status = ?, started_at = NULL WHERE id = ? AND status = ?",
+                TrialStatus.PENDING.text(),
+                trialId,
+                TrialStatus.RUNNING.text()));
+  }
+
+  private void start(Connection c, long trialId, String now) throws SQLException {
+    update(
+        c,
+        "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
+            + " error = NULL, workload_seconds = NULL WHERE id = ?",
+        TrialStatus.RUNNING.text(),
+        now,
+        trialId);
+    // A trial run again must not leave its old samples in the statistics.
+    if (deleteOutcome(c, trialId) > 0) {
+      SqliteCellStatistics.refresh(c, cellOf(c, trialId));
+    }
   }
 
   /** See {@link ResultStore#finishTrial}. */
@@ -112,40 +141,61 @@ final class SqliteTrialWriter {
   }
 
   private void finishTrial(long trialId, TrialResult result, String now) {
+    requireFinished(result);
+    transaction("finish trial " + trialId, c -> finish(c, trialId, result, now));
+  }
+
+  private void finish(Connection c, long trialId, TrialResult result, String now)
+      throws SQLException {
+    long cellId = cellOf(c, trialId);
+    update(
+        c,
+        "UPDATE trials SET status = ?, started_at = coalesce(started_at, ?),"
+            + " finished_at = ?, error = ?, workload_seconds = ? WHERE id = ?",
+        result.status().text(),
+        now,
+        now,
+        result.error(),
+        result.workloadSeconds(),
+        trialId);
+    deleteOutcome(c, trialId);
+    insertSamples(c, trialId, listOrEmpty(result.samples()));
+    insertSettings(c, trialId, listOrEmpty(result.settings()));
+    insertMonitorRows(c, trialId, listOrEmpty(result.monitorRows()));
+    insertProcesses(c, trialId, listOrEmpty(result.processes()));
+    insertOutputs(c, trialId, listOrEmpty(result.outputs()));
+    SqliteCellStatistics.refresh(c, cellId);
+  }
+
+  private static void requireFinished(TrialResult result) {
     if (!result.status().finished()) {
       throw new IllegalArgumentException("a trial cannot finish as " + result.status());
     }
+  }
+
+  /** Work of one transaction that returns nothing. */
+  private interface Writes {
+    void write(Connection c) throws SQLException;
+  }
+
+  private void transaction(String what, Writes writes) {
     tx.transaction(
-        "finish trial " + trialId,
+        what,
         c -> {
-          long cellId = cellOf(c, trialId);
-          update(
-              c,
-              "UPDATE trials SET status = ?, started_at = coalesce(started_at, ?),"
-                  + " finished_at = ?, error = ?, workload_seconds = ? WHERE id = ?",
-              result.status().text(),
-              now,
-              now,
-              result.error(),
-              result.workloadSeconds(),
-              trialId);
-          deleteOutcome(c, trialId);
-          insertSamples(c, trialId, listOrEmpty(result.samples()));
-          insertSettings(c, trialId, listOrEmpty(result.settings()));
-          insertMonitorRows(c, trialId, listOrEmpty(result.monitorRows()));
-          insertProcesses(c, trialId, listOrEmpty(result.processes()));
-          insertOutputs(c, trialId, listOrEmpty(result.outputs()));
-          SqliteCellStatistics.refresh(c, cellId);
+          writes.write(c);
           return null;
         });
   }
 
   // Only the last attempt of a trial counts: what an earlier one wrote goes.
-  private static void deleteOutcome(Connection c, long trialId) throws SQLException {
+  // Returns the number of rows deleted.
+  private static int deleteOutcome(Connection c, long trialId) throws SQLException {
+    int deleted = 0;
     for (String table :
         List.of("samples", "settings", "monitor_samples", "trial_processes", "trial_outputs")) {
-      update(c, "DELETE FROM " + table + " WHERE trial_id = ?", trialId);
+      deleted += update(c, "DELETE FROM " + table + " WHERE trial_id = ?", trialId);
     }
+    return deleted;
   }
 
   private static void insertSamples(Connection c, long trialId, List<Sample> samples)

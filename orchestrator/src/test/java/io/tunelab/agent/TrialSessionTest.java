@@ -136,4 +136,86 @@ class TrialSessionTest {
       assertEquals(0, agent.awaitTrial().status());
     }
   }
+
+  @Test
+  void aTrialOnOneHostRunsInOneRequestAndReportsProcessesAndMonitors() {
+    try (AgentSession agent = new LocalAgent(dir).start()) {
+      TrialReport report =
+          agent.runTrial(
+              new TrialRequest(
+                  List.of(
+                      process("fast.0", "echo done"),
+                      process("sleeper.0", "trap 'echo stopped; exit 0' INT; sleep 30 & wait")),
+                  List.of(
+                      new TrialMonitor(
+                          "ticker@server",
+                          List.of("sh", "-c", "while :; do echo tick; sleep 0.1; done"))),
+                  Duration.ofMillis(500),
+                  Duration.ofMinutes(1)),
+              () -> false);
+
+      assertEquals(0, report.status());
+      assertEquals(List.of("done"), report.processes().get(0).result().stdout());
+      assertEquals(Stopped.INTERRUPTED, report.processes().get(1).stopped());
+      assertTrue(report.monitors().get(0).ranToTheEnd(), report.toString());
+      // the session goes on: a second trial runs as the first
+      assertEquals(
+          0,
+          agent
+              .runTrial(
+                  new TrialRequest(
+                      List.of(process("w.0", "true")), List.of(), null, Duration.ofMinutes(1)),
+                  () -> false)
+              .status());
+    }
+  }
+
+  @Test
+  void aTrialIsNotSentOnceStoppingSaysSo() {
+    try (AgentSession agent = new LocalAgent(dir).start()) {
+      TrialReport report =
+          agent.runTrial(
+              new TrialRequest(
+                  List.of(process("w.0", "touch " + dir.resolve("RAN"))),
+                  List.of(),
+                  null,
+                  Duration.ofMinutes(1)),
+              () -> true);
+
+      assertEquals(null, report);
+      assertFalse(Files.exists(dir.resolve("RAN")));
+    }
+  }
+
+  @Test
+  void aCancelSentWhileTheTrialIsOnItsWayStillStopsIt() throws Exception {
+    LocalAgent local = new LocalAgent(dir);
+    try (AgentSession agent = local.start()) {
+      java.util.concurrent.CountDownLatch sending = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CompletableFuture<TrialReport> run =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () ->
+                  agent.runTrial(
+                      new TrialRequest(
+                          List.of(process("w.0", "sleep 30; touch " + dir.resolve("RAN"))),
+                          List.of(),
+                          null,
+                          Duration.ofMinutes(1)),
+                      () -> {
+                        sending.countDown();
+                        return false;
+                      }));
+      assertTrue(sending.await(10, java.util.concurrent.TimeUnit.SECONDS));
+      long t0 = System.nanoTime();
+
+      // Most likely before the agent has even read the request: the first cancel finds no trial.
+      agent.cancel();
+      TrialReport report = run.get(20, java.util.concurrent.TimeUnit.SECONDS);
+
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      assertTrue(seconds < 10, "the trial ran on for " + seconds + " s");
+      assertTrue(report.processes().get(0).result().exitCode() != 0, report.toString());
+      assertFalse(Files.exists(dir.resolve("RAN")));
+    }
+  }
 }

@@ -29,6 +29,17 @@ final class RecordingStore implements ResultStore {
   }
 
   @Override
+  public void finishTrialStartingNext(long trialId, TrialResult result, long next) {
+    results.add(result);
+    store.finishTrialStartingNext(trialId, result, next);
+  }
+
+  @Override
+  public void unstartTrial(long trialId) {
+    store.unstartTrial(trialId);
+  }
+
+  @Override
   public long createExperiment(ExperimentPlan plan, String toolVersion) {
     return store.createExperiment(plan, toolVersion);
   }

@@ -97,6 +97,41 @@ class RunProgressStoreTest {
   }
 
   @Test
+  void theNextTrialStartsAndTheEventIsKeptInTheCommitOfATrialsOutcome() throws Exception {
+    Path db = dir.resolve("t.db");
+    Tick clock = new Tick();
+    try (SqliteResultStore writer = SqliteResultStore.open(db, clock)) {
+      long id =
+          writer.createExperiment(
+              experiment("ride", 3, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      writer.setExperimentStatus(id, ExperimentStatus.RUNNING);
+      List<TrialRef> trials = writer.unfinishedTrials(id);
+      writer.startTrial(trials.get(0).trialId());
+      clock.add(10);
+      writer.recordEventWithNext(id, "trial", null, "[1/3] ended");
+      writer.finishTrialStartingNext(trials.get(0).trialId(), gib64(16), trials.get(1).trialId());
+
+      try (SqliteResultStore reader = SqliteResultStore.openReadOnly(db)) {
+        ExperimentProgress p = reader.progress(id).orElseThrow();
+        assertEquals(1, p.trials().ok());
+        assertEquals(1, p.trials().running());
+        assertEquals(2, p.current().seq());
+        assertEquals("2024-05-01T12:00:10.000Z", p.current().startedAt());
+        assertEquals("[1/3] ended", p.lastEvent().message());
+      }
+
+      // The run stopped before the started trial ran: it is pending again, as it was.
+      writer.unstartTrial(trials.get(1).trialId());
+      try (SqliteResultStore reader = SqliteResultStore.openReadOnly(db)) {
+        ExperimentProgress p = reader.progress(id).orElseThrow();
+        assertEquals(0, p.trials().running());
+        assertEquals(2, p.trials().pending());
+        assertNull(p.current());
+      }
+    }
+  }
+
+  @Test
   void aDatabaseWithoutTheEventsTableStillShowsProgress() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
