@@ -12,7 +12,8 @@ AGENT_VERSION=1
 LC_ALL=C
 export LC_ALL
 
-TAB=$(printf '\t')
+# A literal tab: $(printf '\t') would fork in every agent process and trial leader.
+TAB='	'
 NL='
 '
 
@@ -28,69 +29,6 @@ is_seconds() {
   return 0
 }
 
-# Read by builtins: every agent process (a serve, a one-shot call, a trial's leader)
-# starts with these, and a fork costs milliseconds on a busy host. The effective uid,
-# as `id -u` has it; boot_id reads whole even a byte at a time.
-UID_NOW=
-while IFS="$TAB " read -r id_key _ id_eff _; do
-  case $id_key in
-    Uid:)
-      UID_NOW=$id_eff
-      break
-      ;;
-  esac
-done 2>/dev/null </proc/self/status
-[ -n "$UID_NOW" ] || UID_NOW=$(id -u)
-BOOT=
-{ IFS= read -r BOOT </proc/sys/kernel/random/boot_id; } 2>/dev/null
-[ -n "$BOOT" ] || BOOT=unknown
-
-# Root's state lives on tmpfs: a reboot clears it, as the journal's boot-id rule assumes.
-if [ -n "${TUNELAB_STATE:-}" ]; then
-  STATE=${TUNELAB_STATE%/}
-elif [ "$UID_NOW" = 0 ]; then
-  STATE=/run/tunelab
-elif [ -n "${HOME:-}" ]; then
-  STATE=$HOME/.cache/tunelab/state
-else
-  STATE=/tmp/tunelab-agent-$UID_NOW
-fi
-JOURNAL=$STATE/journal
-LOCK=$STATE/lock
-J=$STATE/jobs
-# Per-process scratch: the current payload, response and staged values.
-T=$STATE/tmp.$$
-P=$T/payload
-R=$T/response
-# The shell running this script, to start helpers (trials, the reader) under the same one.
-SELF_SH=/proc/$$/exe
-
-# Test hook: one more directory whose files count as knobs. Only with an explicit
-# TUNELAB_STATE, so a host's real agent never honours it by accident.
-KNOB_ROOT=
-if [ -n "${TUNELAB_STATE:-}" ] && [ -n "${TUNELAB_KNOB_ROOT:-}" ]; then
-  KNOB_ROOT=$(readlink -f -- "$TUNELAB_KNOB_ROOT" 2>/dev/null) || KNOB_ROOT=
-  case $KNOB_ROOT in
-    /?*) ;;
-    *)
-      err "ignoring TUNELAB_KNOB_ROOT=$TUNELAB_KNOB_ROOT"
-      KNOB_ROOT=
-      ;;
-  esac
-fi
-
-# Seconds a serve waits after its input ended before it restores the journal itself.
-GRACE=${TUNELAB_GRACE:-30}
-case $GRACE in
-  "" | . | *[!0-9.]* | *.*.*)
-    err "ignoring TUNELAB_GRACE=$GRACE (want seconds); using 30"
-    GRACE=30
-    ;;
-esac
-LOCK_WAIT=${TUNELAB_LOCK_WAIT:-15}
-case $LOCK_WAIT in
-  "" | *[!0-9]*) LOCK_WAIT=15 ;;
-esac
 # Seconds a job stopped by a trial's duration (SIGINT) has to end before SIGKILL: fio
 # writes its JSON and dd its summary in well under a second; a process that flushes
 # gigabytes of dirty pages on exit may need several.
@@ -99,27 +37,6 @@ if ! is_seconds "$STOP_GRACE"; then
   err "ignoring TUNELAB_STOP_GRACE=$STOP_GRACE (want seconds); using 10"
   STOP_GRACE=10
 fi
-# What a trial's answer returns of a job's output: its whole stdout on request (fio's
-# JSON, a monitor's rows) up to OUT_CAP lines, else the last TAIL_LINES lines.
-OUT_CAP=100000
-TAIL_LINES=200
-BULK=0
-# The agent's working directory, where workloads run: resolve_paths leaves and returns.
-AGENT_CWD=${PWD:-}
-# The agent's own I/O class (`ionice -p`), read at its first trial.
-AGENT_IO=
-AGENT_IO_READ=0
-# The request's payload lines, each ended by a newline, when PAYLOAD_OK is 1 (a serve keeps
-# them as it reads them): dash's read builtin reads a file a byte at a time, and apply
-# went over its payload seven times.
-PAYLOAD=
-PAYLOAD_OK=0
-# JKEYS holds the journal's paths when JKEYS_OK is 1 (journal_load).
-JKEYS=
-JKEYS_OK=0
-# 1 while $J is this agent's, left by its last trial for the next (jobs_claim).
-JOBS_KEPT=0
-JOBS_FRESH=1
 
 # ---------------------------------------------------------------------------
 # A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
@@ -249,6 +166,13 @@ signal_all() {
 # fails the job.
 job_setup() {
   js_dir=$1
+  if [ ! -s "$js_dir/nice" ] && [ ! -s "$js_dir/ionice" ] && [ ! -s "$js_dir/cpus" ]; then
+    # Nothing asked: the job has what the agent has, inherited through every fork, which
+    # the agent read once ($J/sched): no byte-by-byte reads of /proc (~1,600 read(2)).
+    first_line "$J/sched"
+    printf '%s\n' "$LINE" >"$js_dir/sched"
+    return 0
+  fi
   IFS= read -r LINE </proc/self/stat
   js_self=${LINE%% *}
   js_rc=0
@@ -269,18 +193,7 @@ job_setup() {
     first_line "$js_dir/cpus"
     taskset -pc "$LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
   fi
-  js_nice=
-  proc_stat "$js_self" && js_nice=$PS_NICE
-  js_cpus=
-  while IFS= read -r js_line; do
-    case $js_line in
-      Cpus_allowed_list:*)
-        js_cpus=${js_line#*:}
-        js_cpus=${js_cpus#"${js_cpus%%[!"$TAB "]*}"}
-        break
-        ;;
-    esac
-  done </proc/self/status
+  self_sched "$js_self"
   if [ -s "$js_dir/ionice" ]; then
     js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
   else
@@ -288,8 +201,24 @@ job_setup() {
     first_line "$J/io"
     js_io=$LINE
   fi
-  printf '%s\t%s\t%s\n' "$js_nice" "$js_cpus" "$js_io" >"$js_dir/sched"
+  printf '%s\t%s\t%s\n' "$SELF_NICE" "$SELF_CPUS" "$js_io" >"$js_dir/sched"
   return "$js_rc"
+}
+
+# Sets SELF_NICE and SELF_CPUS (its allowed CPU list) of this process, pid $1, from /proc.
+self_sched() {
+  SELF_NICE=
+  proc_stat "$1" && SELF_NICE=$PS_NICE
+  SELF_CPUS=
+  while IFS= read -r ss_line; do
+    case $ss_line in
+      Cpus_allowed_list:*)
+        SELF_CPUS=${ss_line#*:}
+        SELF_CPUS=${SELF_CPUS#"${SELF_CPUS%%[!"$TAB "]*}"}
+        break
+        ;;
+    esac
+  done </proc/self/status
 }
 
 # One job: load argv, set it up, wait at the barrier, time the workload. With $3 = alone
@@ -511,6 +440,96 @@ if [ "${1:-}" = __trial ]; then
   [ $# -eq 6 ] || exit 2
   trial_main "$2" "$3" "$4" "$5" "$6"
 fi
+
+# ---------------------------------------------------------------------------
+# The agent itself (a trial's leader has exited above and never reads this)
+
+# Read by builtins: every agent process (a serve, a one-shot call)
+# starts with these, and a fork costs milliseconds on a busy host. The effective uid,
+# as `id -u` has it; boot_id reads whole even a byte at a time.
+UID_NOW=
+while IFS="$TAB " read -r id_key _ id_eff _; do
+  case $id_key in
+    Uid:)
+      UID_NOW=$id_eff
+      break
+      ;;
+  esac
+done 2>/dev/null </proc/self/status
+[ -n "$UID_NOW" ] || UID_NOW=$(id -u)
+BOOT=
+{ IFS= read -r BOOT </proc/sys/kernel/random/boot_id; } 2>/dev/null
+[ -n "$BOOT" ] || BOOT=unknown
+
+# Root's state lives on tmpfs: a reboot clears it, as the journal's boot-id rule assumes.
+if [ -n "${TUNELAB_STATE:-}" ]; then
+  STATE=${TUNELAB_STATE%/}
+elif [ "$UID_NOW" = 0 ]; then
+  STATE=/run/tunelab
+elif [ -n "${HOME:-}" ]; then
+  STATE=$HOME/.cache/tunelab/state
+else
+  STATE=/tmp/tunelab-agent-$UID_NOW
+fi
+JOURNAL=$STATE/journal
+LOCK=$STATE/lock
+J=$STATE/jobs
+# Per-process scratch: the current payload, response and staged values.
+T=$STATE/tmp.$$
+P=$T/payload
+R=$T/response
+# The shell running this script, to start helpers (trials, the reader) under the same one.
+SELF_SH=/proc/$$/exe
+
+# Test hook: one more directory whose files count as knobs. Only with an explicit
+# TUNELAB_STATE, so a host's real agent never honours it by accident.
+KNOB_ROOT=
+if [ -n "${TUNELAB_STATE:-}" ] && [ -n "${TUNELAB_KNOB_ROOT:-}" ]; then
+  KNOB_ROOT=$(readlink -f -- "$TUNELAB_KNOB_ROOT" 2>/dev/null) || KNOB_ROOT=
+  case $KNOB_ROOT in
+    /?*) ;;
+    *)
+      err "ignoring TUNELAB_KNOB_ROOT=$TUNELAB_KNOB_ROOT"
+      KNOB_ROOT=
+      ;;
+  esac
+fi
+
+# Seconds a serve waits after its input ended before it restores the journal itself.
+GRACE=${TUNELAB_GRACE:-30}
+case $GRACE in
+  "" | . | *[!0-9.]* | *.*.*)
+    err "ignoring TUNELAB_GRACE=$GRACE (want seconds); using 30"
+    GRACE=30
+    ;;
+esac
+LOCK_WAIT=${TUNELAB_LOCK_WAIT:-15}
+case $LOCK_WAIT in
+  "" | *[!0-9]*) LOCK_WAIT=15 ;;
+esac
+# What a trial's answer returns of a job's output: its whole stdout on request (fio's
+# JSON, a monitor's rows) up to OUT_CAP lines, else the last TAIL_LINES lines.
+OUT_CAP=100000
+TAIL_LINES=200
+BULK=0
+# The agent's working directory, where workloads run: resolve_paths leaves and returns.
+AGENT_CWD=${PWD:-}
+# The agent's own I/O class (`ionice -p`), and its "NICE<TAB>CPUS<TAB>IONICE", read at its
+# first trial.
+AGENT_IO=
+AGENT_SCHED=
+AGENT_IO_READ=0
+# The request's payload lines, each ended by a newline, when PAYLOAD_OK is 1 (a serve keeps
+# them as it reads them): dash's read builtin reads a file a byte at a time, and apply
+# went over its payload seven times.
+PAYLOAD=
+PAYLOAD_OK=0
+# JKEYS holds the journal's paths when JKEYS_OK is 1 (journal_load).
+JKEYS=
+JKEYS_OK=0
+# 1 while $J is this agent's, left by its last trial for the next (jobs_claim).
+JOBS_KEPT=0
+JOBS_FRESH=1
 
 # ---------------------------------------------------------------------------
 # Values
@@ -1642,13 +1661,16 @@ trial_start() {
     rm -rf "$J"
     return 1
   fi
-  # What `ionice -p` says of a job that asks for no class: the agent's own, which every
+  # What a job that asks for no I/O class, nice or CPUs has: the agent's own, which every
   # process of the trial inherits. Read once per agent, not once per job and trial.
   if [ "$AGENT_IO_READ" = 0 ]; then
     AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
+    self_sched "$$"
+    AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
     AGENT_IO_READ=1
   fi
   printf '%s\n' "$AGENT_IO" >"$J/io"
+  printf '%s\n' "$AGENT_SCHED" >"$J/sched"
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
   exec 7<>"$J/open" 6<>"$J/end" 4<>"$J/started" 5<>"$J/done"
   # The trial: a new session and process group holding every process of this request,
