@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,8 +39,11 @@ final class SqlitePlanWriter {
     this.time = time;
   }
 
-  /** See {@link ResultStore#createExperiment}. */
-  long createExperiment(ExperimentPlan e, String toolVersion) {
+  /**
+   * See {@link ResultStore#storePlan}; the trials are null when SQLite did not give them the ids
+   * that follow the table's last one, in run order (it always does, but the list is not guessed).
+   */
+  ResultStore.StoredPlan createExperiment(ExperimentPlan e, String toolVersion) {
     // Foreign keys looked up row by row took a fifth of the time of a large plan: checkKeys
     // checks the new rows' keys at once, by the range of the cell ids.
     return tx.transactionCheckingKeysItself(
@@ -58,7 +62,8 @@ final class SqlitePlanWriter {
         });
   }
 
-  private long insertPlan(Connection c, ExperimentPlan e, String toolVersion) throws SQLException {
+  private ResultStore.StoredPlan insertPlan(Connection c, ExperimentPlan e, String toolVersion)
+      throws SQLException {
     update(
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
@@ -80,12 +85,17 @@ final class SqlitePlanWriter {
     long trialsBefore = queryLong(c, "SELECT coalesce(max(id), 0) FROM trials");
     CellIds cellIds = insertCells(c, id, e.cells());
     String byCell = trialsBefore <= e.trials().size() ? dropIndexByCell(c) : null;
-    insertTrials(c, id, e.trials(), cellIds);
+    TrialRefs trials = insertTrials(c, id, e.trials(), cellIds, trialsBefore);
     if (byCell != null) {
       update(c, byCell);
     }
     checkKeys(c, id, cellIds, paramsBefore, knobsBefore, trialsBefore);
-    return id;
+    boolean idsFollow =
+        trials != null
+            && count(c, "SELECT count(*) FROM trials WHERE id > ?", trialsBefore) == trials.size()
+            && queryLong(c, "SELECT coalesce(max(id), 0) FROM trials")
+                == trialsBefore + trials.size();
+    return new ResultStore.StoredPlan(id, idsFollow ? trials : null);
   }
 
   /**
@@ -240,10 +250,13 @@ final class SqlitePlanWriter {
   }
 
   // One integer per trial (cell id, rep and warm-up flag packed), so that SQLite reads a flat
-  // array of numbers.
-  private static void insertTrials(
-      Connection c, long experimentId, Iterable<Trial> trials, CellIds cellIds)
+  // array of numbers. Returns the trials as unfinishedTrials would read them, the i-th with id
+  // idsAfter + i, or null when they are not in ascending seq (the order that read gives).
+  private static TrialRefs insertTrials(
+      Connection c, long experimentId, List<Trial> trials, CellIds cellIds, long idsAfter)
       throws SQLException {
+    TrialRefs refs = new TrialRefs(trials.size());
+    int lastSeq = 0;
     try (SqliteJsonRows rows =
         new SqliteJsonRows(
             c,
@@ -265,9 +278,17 @@ final class SqlitePlanWriter {
           firstSeq = t.seq();
         }
         rows.addNumber(cellId << 32 | (long) t.rep() << 1 | (t.warmup() ? 1 : 0));
+        if (refs != null && (refs.isEmpty() || t.seq() > lastSeq)) {
+          refs.add(
+              idsAfter + refs.size() + 1, cellId, t.cellOrdinal(), t.rep(), t.seq(), t.warmup());
+        } else {
+          refs = null;
+        }
+        lastSeq = t.seq();
       }
       rows.flush(experimentId, firstSeq);
     }
+    return refs;
   }
 
   /** The ids given to the cells, by ordinal. */

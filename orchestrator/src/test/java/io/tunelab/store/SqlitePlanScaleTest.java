@@ -86,8 +86,8 @@ class SqlitePlanScaleTest {
           cells.add(Fixtures.cell(o, Map.of("server.vm.swappiness", "" + o % 100), "n", "" + o));
         }
         List<Trial> trials = PlanBuilder.build(cellCount, 3, 0, Matrix.Order.SHUFFLE, 7);
-        long id =
-            store.createExperiment(
+        ResultStore.StoredPlan stored =
+            store.storePlan(
                 new ExperimentPlan(
                     "keys",
                     null,
@@ -101,7 +101,9 @@ class SqlitePlanScaleTest {
                     trials,
                     null),
                 "test");
-        assertEquals(trials.size(), store.unfinishedTrials(id).size());
+        // What the writer hands back is what reading them gives.
+        assertEquals(trials.size(), stored.trials().size());
+        assertEquals(store.unfinishedTrials(stored.experimentId()), stored.trials());
       }
       assertEquals(List.of(List.of("1")), rows(store.query("PRAGMA foreign_keys")));
       assertEquals(List.of(), rows(store.query("PRAGMA foreign_key_check")));
