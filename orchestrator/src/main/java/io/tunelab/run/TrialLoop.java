@@ -56,10 +56,15 @@ final class TrialLoop {
    * Runs the unfinished trials until done, {@code interrupted} (the current trial is dropped and
    * runs again on resume) or {@code timeUp} (checked between trials only: the current one always
    * ends); the cell still set up at the end (also after a failure or Ctrl-C) is torn down before
-   * this returns.
+   * this returns. {@code planned} is the trials to run when known (a plan just stored), else null:
+   * they are read from the store.
    */
-  RunSummary run(long experimentId, BooleanSupplier interrupted, BooleanSupplier timeUp) {
-    List<TrialRef> trials = store.unfinishedTrials(experimentId);
+  RunSummary run(
+      long experimentId,
+      List<TrialRef> planned,
+      BooleanSupplier interrupted,
+      BooleanSupplier timeUp) {
+    List<TrialRef> trials = planned != null ? planned : store.unfinishedTrials(experimentId);
     int ok = 0;
     int failed = 0;
     int done = 0;

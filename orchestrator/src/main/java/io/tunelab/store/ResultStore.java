@@ -18,6 +18,15 @@ public interface ResultStore extends AutoCloseable {
   /** Writes the experiment, its cells and all its trials (pending) in one transaction. */
   long createExperiment(ExperimentPlan plan, String toolVersion);
 
+  /**
+   * As {@link #createExperiment}, returning also what {@link #unfinishedTrials} would then read:
+   * every trial of the plan, in run order.
+   */
+  default StoredPlan storePlan(ExperimentPlan plan, String toolVersion) {
+    long id = createExperiment(plan, toolVersion);
+    return new StoredPlan(id, unfinishedTrials(id));
+  }
+
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);
 
@@ -162,6 +171,9 @@ public interface ResultStore extends AutoCloseable {
 
   /** A stored trial that still has to run. */
   record TrialRef(long trialId, long cellId, int cellOrdinal, int rep, int seq, boolean warmup) {}
+
+  /** A new experiment's id and its trials, all pending, in run order. */
+  record StoredPlan(long experimentId, List<TrialRef> trials) {}
 
   /** A stored experiment. */
   record StoredExperiment(

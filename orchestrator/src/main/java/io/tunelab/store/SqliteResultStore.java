@@ -165,7 +165,16 @@ public final class SqliteResultStore implements ResultStore {
 
   @Override
   public long createExperiment(ExperimentPlan plan, String toolVersion) {
-    return plans.createExperiment(plan, toolVersion);
+    return plans.createExperiment(plan, toolVersion).experimentId();
+  }
+
+  @Override
+  public StoredPlan storePlan(ExperimentPlan plan, String toolVersion) {
+    StoredPlan stored = plans.createExperiment(plan, toolVersion);
+    // The writer knows the trials' ids only when SQLite gave them in a row; else they are read.
+    return stored.trials() != null
+        ? stored
+        : new StoredPlan(stored.experimentId(), unfinishedTrials(stored.experimentId()));
   }
 
   @Override

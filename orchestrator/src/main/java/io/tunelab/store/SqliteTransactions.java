@@ -4,6 +4,7 @@ import io.tunelab.TunelabException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,6 +119,33 @@ final class SqliteTransactions implements AutoCloseable {
               + ", newer than this tunelab knows ("
               + e.known
               + "): use a newer tunelab");
+    }
+  }
+
+  /**
+   * Runs {@code work} as {@link #transaction} does with SQLite's foreign key checks off, for a bulk
+   * insert that checks its own rows' keys once at the end: looked up row by row they cost more than
+   * the rest of the insert. Rows waiting to ride are first written with the checks on, in a
+   * transaction of their own, so that the work's check covers every row written without them.
+   */
+  synchronized <T> T transactionCheckingKeysItself(String what, Work<T> work) {
+    if (!riders.isEmpty()) {
+      transaction("write the waiting rows", c -> null);
+    }
+    foreignKeys(false, what);
+    try {
+      return transaction(what, work);
+    } finally {
+      foreignKeys(true, what);
+    }
+  }
+
+  // The pragma is a no-op inside a transaction: this runs between two.
+  private void foreignKeys(boolean on, String what) {
+    try (Statement st = db.createStatement()) {
+      st.execute("PRAGMA foreign_keys = " + (on ? "ON" : "OFF"));
+    } catch (SQLException e) {
+      throw failure(what, e);
     }
   }
 

@@ -10,13 +10,28 @@ import java.util.RandomAccess;
  * when asked for: a plan of 300,000 trials is read into a few arrays, not 300,000 objects.
  */
 final class TrialRefs extends AbstractList<TrialRef> implements RandomAccess {
-  private long[] ids = new long[64];
-  private long[] cellIds = new long[64];
-  private int[] ordinals = new int[64];
-  private int[] reps = new int[64];
-  private int[] seqs = new int[64];
-  private boolean[] warmups = new boolean[64];
+  private long[] ids;
+  private long[] cellIds;
+  private int[] ordinals;
+  private int[] reps;
+  private int[] seqs;
+  private boolean[] warmups;
   private int size;
+
+  TrialRefs() {
+    this(64);
+  }
+
+  /** A list with room for {@code capacity} trials before it grows. */
+  TrialRefs(int capacity) {
+    int n = Math.max(capacity, 1);
+    ids = new long[n];
+    cellIds = new long[n];
+    ordinals = new int[n];
+    reps = new int[n];
+    seqs = new int[n];
+    warmups = new boolean[n];
+  }
 
   /** Appends one trial. */
   void add(long id, long cellId, int ordinal, int rep, int seq, boolean warmup) {

@@ -76,6 +76,50 @@ class SqlitePlanScaleTest {
     }
   }
 
+  @Test
+  void plansStoredWithTheirKeysCheckedAtOnceLeaveTheKeysAndTheIndexByCellWhole() {
+    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("k.db"))) {
+      // The first plan and a larger one rebuild the index by cell; a smaller one fills it.
+      for (int cellCount : new int[] {300, 20, 900}) {
+        List<Cell> cells = new ArrayList<>();
+        for (int o = 1; o <= cellCount; o++) {
+          cells.add(Fixtures.cell(o, Map.of("server.vm.swappiness", "" + o % 100), "n", "" + o));
+        }
+        List<Trial> trials = PlanBuilder.build(cellCount, 3, 0, Matrix.Order.SHUFFLE, 7);
+        ResultStore.StoredPlan stored =
+            store.storePlan(
+                new ExperimentPlan(
+                    "keys",
+                    null,
+                    "name: keys\n",
+                    null,
+                    Matrix.Order.SHUFFLE,
+                    7,
+                    3,
+                    0,
+                    cells,
+                    trials,
+                    null),
+                "test");
+        // What the writer hands back is what reading them gives.
+        assertEquals(trials.size(), stored.trials().size());
+        assertEquals(store.unfinishedTrials(stored.experimentId()), stored.trials());
+      }
+      assertEquals(List.of(List.of("1")), rows(store.query("PRAGMA foreign_keys")));
+      assertEquals(List.of(), rows(store.query("PRAGMA foreign_key_check")));
+      assertEquals(List.of(List.of("ok")), rows(store.query("PRAGMA integrity_check")));
+      assertEquals(
+          List.of(List.of("CREATE INDEX trials_by_cell ON trials (cell_id, rep)")),
+          rows(store.query("SELECT sql FROM sqlite_master WHERE name = 'trials_by_cell'")));
+      assertEquals(
+          List.of(List.of("3")),
+          rows(
+              store.query(
+                  "SELECT count(*) FROM trials INDEXED BY trials_by_cell"
+                      + " WHERE cell_id = (SELECT max(id) FROM cells)")));
+    }
+  }
+
   private static List<List<String>> rows(ResultTable table) {
     List<List<String>> rows = new ArrayList<>();
     for (List<Object> row : table.rows()) {

@@ -122,4 +122,40 @@ class SqliteTransactionsTest {
       assertTrue(e.getMessage().contains("database or disk is full"), e.getMessage());
     }
   }
+
+  @Test
+  void keysCheckedByTheWorkItselfAreOffForItAndOnAgainAfterItFails() throws Exception {
+    try (SqliteTransactions tx = open(dir.resolve("k.db"), Duration.ofSeconds(1))) {
+      tx.ride(c -> c.createStatement().executeUpdate("INSERT INTO t VALUES (7)"));
+      assertEquals(
+          "keys were 0",
+          assertThrows(
+                  IllegalStateException.class,
+                  () ->
+                      tx.transactionCheckingKeysItself(
+                          "bulk",
+                          c -> {
+                            throw new IllegalStateException("keys were " + foreignKeys(c));
+                          }))
+              .getMessage());
+      assertEquals(1, (int) tx.transaction("read", SqliteTransactionsTest::foreignKeys));
+      // The rider was written on its own before, not dropped with the failed work.
+      assertEquals(
+          7,
+          (int)
+              tx.transaction(
+                  "read",
+                  c -> {
+                    try (ResultSet rs = c.createStatement().executeQuery("SELECT max(x) FROM t")) {
+                      return rs.getInt(1);
+                    }
+                  }));
+    }
+  }
+
+  private static int foreignKeys(Connection c) throws java.sql.SQLException {
+    try (ResultSet rs = c.createStatement().executeQuery("PRAGMA foreign_keys")) {
+      return rs.getInt(1);
+    }
+  }
 }
