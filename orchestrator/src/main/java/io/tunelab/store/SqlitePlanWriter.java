@@ -217,30 +217,6 @@ final class SqlitePlanWriter {
     }
   }
 
-  /**
-   * Drops the trials' index by cell when the plan brings at least as many trials as the table
-   * holds, and returns the statement that builds it again. Trials come in run order, shuffled
-   * across cells, so each one lands at a random place in that index; built once from the sorted
-   * rows it costs a third of that (0.1 s against 0.35 s for 300,000 trials). With a larger table
-   * the rebuild would sort every older trial again: the index is then filled row by row.
-   */
-  private static String droppedIndexByCell(Connection c, int trials) throws SQLException {
-    if (queryLong(c, "SELECT coalesce(max(id), 0) FROM trials") > trials) {
-      return null;
-    }
-    String sql;
-    try (PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'trials_by_cell'");
-        ResultSet rs = ps.executeQuery()) {
-      sql = rs.next() ? rs.getString(1) : null;
-    }
-    if (sql != null) {
-      update(c, "DROP INDEX trials_by_cell");
-    }
-    return sql;
-  }
-
   // Cell ids are assigned here rather than read back row by row: inside the write
   // transaction nobody else can insert, so max(id)+1… are free.
   private static CellIds insertCells(Connection c, long experimentId, Iterable<Cell> cells)
