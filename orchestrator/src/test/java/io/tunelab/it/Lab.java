@@ -60,6 +60,19 @@ final class Lab {
                 l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
   }
 
+  /** Starts the two-host lab ({@code lab/lab up}) and returns its env. */
+  static Map<String, String> up() throws Exception {
+    LoopDisk.sh(root().resolve("lab/lab") + " up");
+    return env();
+  }
+
+  /** Stops the lab ({@code lab/lab down --force}) when {@code env} says it was started. */
+  static void down(Map<String, String> env) throws Exception {
+    if (env != null) {
+      LoopDisk.sh(root().resolve("lab/lab") + " down --force");
+    }
+  }
+
   /** The repository root (surefire sets TUNELAB_ROOT). */
   static Path root() {
     String env = System.getenv("TUNELAB_ROOT");

@@ -29,15 +29,12 @@ class LabJobsTest {
   @BeforeAll
   static void up() throws Exception {
     Lab.requireRoot();
-    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    env = Lab.env();
+    env = Lab.up();
   }
 
   @AfterAll
   static void down() throws Exception {
-    if (env != null) {
-      LoopDisk.sh(Lab.root().resolve("lab/lab") + " down --force");
-    }
+    Lab.down(env);
   }
 
   private WorkloadRun run(String matrix) throws Exception {

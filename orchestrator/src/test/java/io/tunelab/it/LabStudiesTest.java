@@ -27,15 +27,12 @@ class LabStudiesTest {
     Lab.requireRoot();
     Lab.requireCommands(
         "tgtd", "tgtadm", "ganesha.nfsd", "rpcbind", "nfs-cp", "python3", "fio", "vmstat");
-    LoopDisk.sh(Lab.root().resolve("lab/lab") + " up");
-    env = Lab.env();
+    env = Lab.up();
   }
 
   @AfterAll
   static void down() throws Exception {
-    if (env != null) {
-      LoopDisk.sh(Lab.root().resolve("lab/lab") + " down --force");
-    }
+    Lab.down(env);
   }
 
   /**
