@@ -15,6 +15,17 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class MatrixExpanderTest {
+  /** Two axes with an exclude and an include. */
+  private static final String FILTERS =
+      "name: filters\n"
+          + "matrix:\n"
+          + "  a: [1, 2]\n"
+          + "  b: [x, y]\n"
+          + "exclude:\n"
+          + "  - {a: 1, b: y}\n"
+          + "include:\n"
+          + "  - {a: 3, b: y}\n"
+          + "workload: {command: run}\n";
 
   private static Matrix load(String yaml) {
     return MatrixLoader.load("m.yaml", yaml);
@@ -43,17 +54,7 @@ class MatrixExpanderTest {
 
   @Test
   void excludeMatchesOnEveryPairOfAnEntryAndIncludesComeLast() {
-    Matrix m =
-        load(
-            "name: filters\n"
-                + "matrix:\n"
-                + "  a: [1, 2]\n"
-                + "  b: [x, y]\n"
-                + "exclude:\n"
-                + "  - {a: 1, b: y}\n"
-                + "include:\n"
-                + "  - {a: 3, b: y}\n"
-                + "workload: {command: run}\n");
+    Matrix m = load(FILTERS);
     assertEquals(List.of("a=1/b=x", "a=2/b=x", "a=2/b=y", "a=3/b=y"), labels(m));
     assertEquals(4, MatrixExpander.count(m));
     assertEquals(4, MatrixExpander.expand(m).get(3).ordinal());
@@ -157,17 +158,7 @@ class MatrixExpanderTest {
       assertEquals(expanded.get(i).label(), list.get(i).label());
     }
     assertThrows(IndexOutOfBoundsException.class, () -> list.get(expanded.size()));
-    Matrix filtered =
-        load(
-            "name: filters\n"
-                + "matrix:\n"
-                + "  a: [1, 2]\n"
-                + "  b: [x, y]\n"
-                + "exclude:\n"
-                + "  - {a: 1, b: y}\n"
-                + "include:\n"
-                + "  - {a: 3, b: y}\n"
-                + "workload: {command: run}\n");
+    Matrix filtered = load(FILTERS);
     assertEquals(MatrixExpander.expand(filtered), MatrixExpander.list(filtered));
   }
 
