@@ -164,15 +164,15 @@ final class SqlitePlanWriter {
     long first = cells.first();
     long last = cells.last();
     boolean kept =
-        queryLong(c, "SELECT count(*) FROM cells WHERE id BETWEEN " + first + " AND " + last)
+        queryLong(c, "SELECT count(*) FROM cells WHERE id BETWEEN ? AND ?", first, last)
                 == last - first + 1
-            && count(
+            && queryLong(
                     c,
                     "SELECT count(*) FROM cells WHERE id >= ? AND experiment_id IS NOT ?",
                     first,
                     experimentId)
                 == 0
-            && count(
+            && queryLong(
                     c,
                     "SELECT count(*) FROM cell_params WHERE rowid > ?"
                         + " AND cell_id NOT BETWEEN ? AND ?",
@@ -180,7 +180,7 @@ final class SqlitePlanWriter {
                     first,
                     last)
                 == 0
-            && count(
+            && queryLong(
                     c,
                     "SELECT count(*) FROM cell_knobs WHERE rowid > ?"
                         + " AND cell_id NOT BETWEEN ? AND ?",
@@ -188,7 +188,7 @@ final class SqlitePlanWriter {
                     first,
                     last)
                 == 0
-            && count(
+            && queryLong(
                     c,
                     "SELECT count(*) FROM trials WHERE id > ?"
                         + " AND (experiment_id IS NOT ? OR cell_id NOT BETWEEN ? AND ?)",
@@ -204,16 +204,6 @@ final class SqlitePlanWriter {
               + " (FOREIGN KEY constraint failed)",
           null,
           SQLITE_CONSTRAINT_FOREIGNKEY);
-    }
-  }
-
-  private static long count(Connection c, String sql, Object... args) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      SqliteStatements.bindAll(ps, args);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
     }
   }
 

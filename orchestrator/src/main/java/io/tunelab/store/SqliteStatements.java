@@ -28,6 +28,20 @@ final class SqliteStatements {
     }
   }
 
+  /** The first column of the first row of a query with {@code args} bound. */
+  static long queryLong(Connection c, String sql, Object... args) throws SQLException {
+    if (args.length == 0) {
+      return queryLong(c, sql);
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bindAll(ps, args);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** Binds {@code args} to the parameters 1, 2 … of {@code ps}. */
   static void bindAll(PreparedStatement ps, Object... args) throws SQLException {
     for (int i = 0; i < args.length; i++) {
