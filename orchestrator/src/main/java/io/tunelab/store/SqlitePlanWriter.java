@@ -25,12 +25,6 @@ final class SqlitePlanWriter {
   /** Cells per INSERT; trials go five times as many at once. */
   private static final int CHUNK = 10_000;
 
-  /** SQLite's extended result code for a foreign key that does not hold. */
-  private static final int SQLITE_CONSTRAINT_FOREIGNKEY = 787;
-
-  /** SQLite's extended result code for a CHECK constraint that does not hold. */
-  private static final int SQLITE_CONSTRAINT_CHECK = 275;
-
   /** SQLite's page cache while a plan is stored, in KiB as a negative number. */
   private static final int PLAN_CACHE_SIZE = -8_192;
 
@@ -47,7 +41,7 @@ final class SqlitePlanWriter {
    * that follow the table's last one, in run order (it always does, but the list is not guessed).
    */
   ResultStore.StoredPlan createExperiment(ExperimentPlan e, String toolVersion) {
-    // Foreign keys looked up row by row took a fifth of the time of a large plan: checkKeys
+    // Foreign keys looked up row by row took a fifth of the time of a large plan: SqlitePlanChecks
     // checks the new rows' keys at once, by the range of the cell ids.
     return tx.transactionCheckingKeysItself(
         "create experiment " + e.name(),
@@ -92,38 +86,15 @@ final class SqlitePlanWriter {
     if (byCell != null) {
       update(c, byCell);
     }
-    checkKeys(c, id, cellIds, paramsBefore, knobsBefore, trialsBefore);
-    long inserted = checkTrials(c, trialsBefore);
+    SqlitePlanChecks.keys(
+        c, id, cellIds.first(), cellIds.last(), paramsBefore, knobsBefore, trialsBefore);
+    long inserted = SqlitePlanChecks.trials(c, trialsBefore);
     boolean idsFollow =
         trials != null
             && inserted == trials.size()
             && queryLong(c, "SELECT coalesce(max(id), 0) FROM trials")
                 == trialsBefore + trials.size();
     return new ResultStore.StoredPlan(id, idsFollow ? trials : null);
-  }
-
-  /**
-   * Checks what the trials' CHECK constraints would have, skipped while they were inserted
-   * (insertTrials): every new trial is pending, with warmup 0 or 1. Returns how many there are.
-   */
-  private static long checkTrials(Connection c, long trialsBefore) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT count(*), count(*) FILTER (WHERE status IS NOT 'pending'"
-                + " OR warmup NOT IN (0, 1)) FROM trials WHERE id > ?")) {
-      ps.setLong(1, trialsBefore);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        if (rs.getLong(2) != 0) {
-          throw new SQLException(
-              "[SQLITE_CONSTRAINT_CHECK] A CHECK constraint failed"
-                  + " (CHECK constraint failed: trials)",
-              null,
-              SQLITE_CONSTRAINT_CHECK);
-        }
-        return rs.getLong(1);
-      }
-    }
   }
 
   /**
@@ -145,66 +116,6 @@ final class SqlitePlanWriter {
       update(c, "DROP INDEX trials_by_cell");
     }
     return sql;
-  }
-
-  /**
-   * Checks the foreign keys of the rows just written, as SQLite would have at commit: the new
-   * cells' ids run from first to last without a gap and name the new experiment, and every new row
-   * of cell_params, cell_knobs and trials names one of those cells (and trials the new experiment).
-   * Each check reads the new rows in rowid order, with no lookup per row.
-   */
-  private static void checkKeys(
-      Connection c,
-      long experimentId,
-      CellIds cells,
-      long paramsBefore,
-      long knobsBefore,
-      long trialsBefore)
-      throws SQLException {
-    long first = cells.first();
-    long last = cells.last();
-    boolean kept =
-        queryLong(c, "SELECT count(*) FROM cells WHERE id BETWEEN ? AND ?", first, last)
-                == last - first + 1
-            && queryLong(
-                    c,
-                    "SELECT count(*) FROM cells WHERE id >= ? AND experiment_id IS NOT ?",
-                    first,
-                    experimentId)
-                == 0
-            && queryLong(
-                    c,
-                    "SELECT count(*) FROM cell_params WHERE rowid > ?"
-                        + " AND cell_id NOT BETWEEN ? AND ?",
-                    paramsBefore,
-                    first,
-                    last)
-                == 0
-            && queryLong(
-                    c,
-                    "SELECT count(*) FROM cell_knobs WHERE rowid > ?"
-                        + " AND cell_id NOT BETWEEN ? AND ?",
-                    knobsBefore,
-                    first,
-                    last)
-                == 0
-            && queryLong(
-                    c,
-                    "SELECT count(*) FROM trials WHERE id > ?"
-                        + " AND (experiment_id IS NOT ? OR cell_id NOT BETWEEN ? AND ?)",
-                    trialsBefore,
-                    experimentId,
-                    first,
-                    last)
-                == 0;
-    if (!kept) {
-      // What SQLite says when a deferred foreign key fails at commit.
-      throw new SQLException(
-          "[SQLITE_CONSTRAINT_FOREIGNKEY] A foreign key constraint failed"
-              + " (FOREIGN KEY constraint failed)",
-          null,
-          SQLITE_CONSTRAINT_FOREIGNKEY);
-    }
   }
 
   // Cell ids are assigned here rather than read back row by row: inside the write
@@ -250,7 +161,8 @@ final class SqlitePlanWriter {
       Connection c, long experimentId, List<Trial> trials, CellIds cellIds, long idsAfter)
       throws SQLException {
     // Their CHECKs (warmup IN (0, 1), status IN (…)), evaluated row by row, took half the time
-    // of the insert; every row here is pending with warmup value & 1, as checkTrials verifies.
+    // of the insert; every row here is pending with warmup value & 1, as SqlitePlanChecks.trials
+    // verifies.
     // The pragma acts when a statement is prepared.
     update(c, "PRAGMA ignore_check_constraints = ON");
     try {
