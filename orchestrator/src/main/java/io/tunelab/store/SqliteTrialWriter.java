@@ -65,12 +65,7 @@ final class SqliteTrialWriter {
 
   /** See {@link ResultStore#startTrial}. */
   void startTrial(long trialId) {
-    tx.transaction(
-        "start trial " + trialId,
-        c -> {
-          start(c, trialId, time.now());
-          return null;
-        });
+    transaction("start trial " + trialId, c -> start(c, trialId, time.now()));
   }
 
   /** See {@link ResultStore#finishTrialStartingNext}. */
