@@ -1,0 +1,157 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# serve: a reader process owns stdin and forwards every line to the agent through a
+# FIFO, ">" + line; when stdin ends it sends "!eof", marks the lock orphaned (a new
+# agent may take over from then on) and, after the grace period, stops a run still in
+# progress and sends "!deadman". So the end of input is noticed even while the agent
+# waits for a workload.
+
+reader_main() {
+  # $1 FIFO, $2 agent pid, $3 its start time
+  trap '' INT HUP
+  exec 5>"$1" || exit 1
+  while IFS= read -r rd_line || [ -n "$rd_line" ]; do
+    printf '>%s\n' "$rd_line" >&5 || exit 0
+  done
+  alive "$2" "$3" || exit 0
+  first_line "$LOCK/pid"
+  [ "$FIRST_LINE" != "$2" ] || : >"$LOCK/orphan"
+  printf '!eof\n' >&5 || exit 0
+  sleep "$GRACE"
+  alive "$2" "$3" || exit 0
+  first_line "$JOBS_DIR/owner"
+  if [ "$FIRST_LINE" = "$2 $3" ]; then
+    printf 'cancel\n' >"$JOBS_DIR/cancel"
+    first_line "$JOBS_DIR/pgid"
+    # shellcheck disable=SC2086 # "PGID START"
+    [ -z "$FIRST_LINE" ] || group_end $FIRST_LINE
+  fi
+  printf '!deadman\n' >&5
+  exit 0
+}
+
+# The input ended. Nothing journaled: exit now. Otherwise wait for the reader's
+# "!deadman" (a new agent may take over meanwhile) and restore the journal.
+serve_eof() {
+  [ -f "$JOURNAL" ] || exit 0
+  err "input ended with settings journaled: restoring them in $GRACE s unless a controller takes over"
+  while :; do
+    IFS= read -r se_msg || sleep 0.1
+    [ "$se_msg" != "!deadman" ] || break
+  done
+  # A restore is not cut in half.
+  trap '' TERM HUP
+  : >"$PAYLOAD_FILE"
+  verb_restore >"$RESPONSE_FILE" 2>&1
+  while IFS= read -r se_out || [ -n "$se_out" ]; do
+    err "dead-man restore: $se_out"
+  done <"$RESPONSE_FILE"
+  exit 0
+}
+
+serve() {
+  # The controller handles Ctrl-C itself and then sends cancel and restore. Writes to
+  # a vanished controller fail quietly: the reader tells the end of input. (A caught
+  # PIPE, not an ignored one, so workloads start with the default action.)
+  trap '' INT
+  trap : PIPE
+  trap 'exit 129' HUP
+  trap 'exit 143' TERM
+  EXPERIMENT=${TUNELAB_EXPERIMENT:-}
+  EXPERIMENT=${EXPERIMENT%%"$NL"*}
+  prepare_state
+  lock_take serve || exit $?
+  clean_stale_scratch
+  if ! mkfifo -m 0600 "$SCRATCH/requests"; then
+    err "cannot create $SCRATCH/requests"
+    exit 3
+  fi
+  exec 3<&0
+  setsid "$SELF_SH" "$0" __reader "$SCRATCH/requests" "$$" "$AGENT_START" <&3 >/dev/null 2>&1 &
+  READER=$!
+  READER_START=
+  proc_stat "$READER" && READER_START=$PS_START
+  printf '%s %s\n' "$READER" "$READER_START" >"$LOCK/reader"
+  # Read and write: the FIFO never reports end of file to us.
+  exec 3<&- 0<>"$SCRATCH/requests"
+  if [ -s "$SCRATCH/ended" ]; then
+    while IFS= read -r se_out || [ -n "$se_out" ]; do
+      err "ended a leftover process: $se_out"
+    done <"$SCRATCH/ended"
+  fi
+  while :; do
+    IFS= read -r se_msg || continue
+    case $se_msg in
+      ">"*) se_header=${se_msg#>} ;;
+      "!eof") serve_eof ;;
+      *) continue ;;
+    esac
+    [ -n "$se_header" ] || continue
+    se_verb=${se_header%% *}
+    se_n=0
+    se_seq=
+    case $se_header in
+      *" "*)
+        se_n=${se_header#* }
+        case $se_n in
+          *" "*)
+            se_seq=${se_n#* }
+            se_n=${se_n%% *}
+            ;;
+        esac
+        ;;
+    esac
+    # An optional sequence number, echoed in the status line: the controller tells the
+    # answer it awaits from a late one. A bad one makes the whole header bad.
+    case $se_seq in
+      *[!0-9]*)
+        err "bad request header (want 'VERB N [SEQ]'): $se_header"
+        printf '$ 2\n'
+        continue
+        ;;
+    esac
+    case $se_n in
+      "" | *[!0-9]*)
+        err "bad request header (want 'VERB N [SEQ]'): $se_header"
+        printf '$ 2%s\n' "${se_seq:+ $se_seq}"
+        continue
+        ;;
+    esac
+    se_i=0
+    se_cut=0
+    PAYLOAD=
+    {
+      while [ "$se_i" -lt "$se_n" ]; do
+        IFS= read -r se_line || continue
+        case $se_line in
+          ">"*)
+            printf '%s\n' "${se_line#>}"
+            PAYLOAD=$PAYLOAD${se_line#>}$NL
+            ;;
+          *)
+            # The input ended in the middle of this request: it is dropped.
+            se_cut=1
+            break
+            ;;
+        esac
+        se_i=$((se_i + 1))
+      done
+    } >"$PAYLOAD_FILE"
+    [ "$se_cut" = 0 ] || serve_eof
+    PAYLOAD_OK=1
+    # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
+    # every fork costs milliseconds, and a phase of a trial should cost one round trip.
+    # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
+    BULKY_RESPONSE=0
+    dispatch "$se_verb" </dev/null >"$RESPONSE_FILE"
+    se_rc=$?
+    if [ "$BULKY_RESPONSE" = 1 ]; then
+      sed 's/^/|/' "$RESPONSE_FILE"
+    else
+      while IFS= read -r se_out || [ -n "$se_out" ]; do
+        printf '|%s\n' "$se_out"
+      done <"$RESPONSE_FILE"
+    fi
+    printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
+  done
+}

@@ -1,0 +1,220 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# State directory and lock (docs/agent.md, "State on the host" and "The lock").
+
+state_refuse() {
+  err "refusing the state directory $STATE: $1"
+  exit 3
+}
+
+# True when the octal permission digit $1 has the write bit.
+writable_digit() {
+  case $1 in
+    2 | 3 | 6 | 7) return 0 ;;
+  esac
+  return 1
+}
+
+# Creates the state directory 0700, or checks the existing one: ours, a directory (not a
+# symlink), no access for group or others, in a parent nobody else can rename it in.
+prepare_state() {
+  case $STATE in
+    /?*) ;;
+    *)
+      err "the state directory must be an absolute path: $STATE"
+      exit 3
+      ;;
+  esac
+  ps_parent=${STATE%/*}
+  [ -n "$ps_parent" ] || ps_parent=/
+  if [ ! -e "$STATE" ] && [ ! -h "$STATE" ]; then
+    [ -d "$ps_parent" ] || mkdir -p -- "$ps_parent" 2>/dev/null
+    if ! mkdir -m 0700 -- "$STATE" 2>/dev/null && [ ! -d "$STATE" ]; then
+      err "cannot create the state directory $STATE"
+      exit 3
+    fi
+  fi
+  [ ! -h "$STATE" ] || state_refuse "it is a symbolic link"
+  [ -d "$STATE" ] || state_refuse "it is not a directory"
+  ps_stat=$(stat -c '%u %a' -- "$STATE" "$ps_parent" 2>/dev/null) || state_refuse "cannot stat it"
+  # shellcheck disable=SC2086 # "UID MODE" of the directory, then of its parent
+  set -- $ps_stat
+  [ "$1" = "$UID_NOW" ] || state_refuse "it belongs to uid $1, not to $UID_NOW (this agent)"
+  case $2 in
+    *00) ;;
+    *) state_refuse "its mode is $2: group and others must have no access (chmod 700 it)" ;;
+  esac
+  [ "$3" = 0 ] || [ "$3" = "$UID_NOW" ] || state_refuse "its parent $ps_parent belongs to uid $3"
+  ps_mode=$4
+  ps_other=${ps_mode#"${ps_mode%?}"}
+  ps_group=${ps_mode%?}
+  ps_group=${ps_group#"${ps_group%?}"}
+  if writable_digit "$ps_other" || writable_digit "$ps_group"; then
+    case $ps_mode in
+      [1357]???) ;; # sticky: nobody else may rename or remove it
+      *) state_refuse "its parent $ps_parent is writable by others (mode $ps_mode)" ;;
+    esac
+  fi
+  rm -rf "$SCRATCH"
+  if ! mkdir "$SCRATCH"; then
+    err "cannot create $SCRATCH"
+    exit 3
+  fi
+  AGENT_START=
+  proc_stat "$$" && AGENT_START=$PS_START
+  trap cleanup EXIT
+  # Test hook: with an explicit TUNELAB_STATE, a boot id in the file fake-boot-id there
+  # stands in for the kernel's, so a test can play a reboot. Never on a real host.
+  if [ -n "${TUNELAB_STATE:-}" ] && [ -f "$STATE/fake-boot-id" ]; then
+    first_line "$STATE/fake-boot-id"
+    case $FIRST_LINE in
+      "" | *[!0-9a-f-]*) err "ignoring $STATE/fake-boot-id: not a boot id" ;;
+      *) BOOT=$FIRST_LINE ;;
+    esac
+  fi
+}
+
+# shellcheck disable=SC2317 # reached through the EXIT trap
+cleanup() {
+  trap '' INT TERM HUP
+  if [ -n "${TRIAL_PGID:-}" ]; then
+    printf 'cancel\n' >"$JOBS_DIR/cancel" 2>/dev/null
+    # In a fresh shell: bash, ended by a signal while its read builtin waited for input,
+    # fails every read of its exit trap, and group_end reads /proc with it. Should this
+    # fail anyway, jobs/ stays for the next agent, which ends the group.
+    "$SELF_SH" "$0" __end "$TRIAL_PGID" "$TRIAL_PGID_START" && rm -rf "$JOBS_DIR"
+  elif [ "${JOBS_KEPT:-0}" = 1 ]; then
+    rm -rf "$JOBS_DIR"
+  fi
+  [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
+  rm -rf "$SCRATCH"
+  if [ "${LOCKED:-0}" = 1 ]; then
+    first_line "$LOCK/pid"
+    [ "$FIRST_LINE" != "$$" ] || rm -rf "$LOCK"
+  fi
+}
+
+# Ends what a dead or replaced agent left running: its reader ("PID START" in $1) and
+# the trial of a run whose agent is gone. Reports each process in $SCRATCH/ended.
+end_leftovers() {
+  if [ -n "$1" ]; then
+    # shellcheck disable=SC2086 # "PID START"
+    group_end $1 report >>"$SCRATCH/ended"
+  fi
+  [ -d "$JOBS_DIR" ] || return 0
+  first_line "$JOBS_DIR/owner"
+  # shellcheck disable=SC2086 # "PID START"
+  if [ -n "$FIRST_LINE" ] && alive $FIRST_LINE; then
+    return 0
+  fi
+  first_line "$JOBS_DIR/pgid"
+  if [ -n "$FIRST_LINE" ]; then
+    # shellcheck disable=SC2086 # "PGID START"
+    group_end $FIRST_LINE report >>"$SCRATCH/ended"
+  fi
+  rm -rf "$JOBS_DIR"
+}
+
+# Replaces a serve whose input has ended (its controller is gone): its reader first, so
+# it cannot start a dead-man restore, then the agent, which ends its trial and exits
+# without restoring; the new holder's controller restores instead.
+take_over() {
+  err "taking over from agent pid $1 (experiment ${3:-unnamed}): its controller is gone"
+  report_ended "$1" >>"$SCRATCH/ended"
+  first_line "$LOCK/reader"
+  if [ -n "$FIRST_LINE" ]; then
+    # shellcheck disable=SC2086 # "PID START"
+    group_end $FIRST_LINE report >>"$SCRATCH/ended"
+  fi
+  kill -s TERM "$1" 2>/dev/null
+  to_tries=0
+  while alive "$1" "$2" && [ "$to_tries" -lt 100 ]; do
+    sleep 0.1
+    to_tries=$((to_tries + 1))
+  done
+  if alive "$1" "$2"; then
+    kill -s KILL "$1" 2>/dev/null
+    sleep 0.1
+  fi
+}
+
+# Takes the one lock of this state directory for $1 (serve, or a one-shot verb that
+# writes). A holder whose input ended is taken over at once, a dead one's lock is stale;
+# a live one is waited for up to TUNELAB_LOCK_WAIT seconds, then refused (status 3).
+# A flock guard makes every look-and-take atomic against other agents.
+lock_take() {
+  if ! exec 8>>"$STATE/lock.guard"; then
+    err "cannot open $STATE/lock.guard"
+    return 3
+  fi
+  lt_waited=0
+  while :; do
+    if ! flock -w 60 8; then
+      err "cannot take $STATE/lock.guard (flock from util-linux is needed)"
+      exec 8>&-
+      return 3
+    fi
+    if mkdir "$LOCK" 2>/dev/null; then
+      printf '%s\n' "$BOOT" >"$LOCK/boot"
+      printf '%s\n' "$AGENT_START" >"$LOCK/start"
+      printf '%s\n' "$1" >"$LOCK/verb"
+      printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
+      printf '%s\n' "$$" >"$LOCK/pid"
+      LOCKED=1
+      flock -u 8
+      exec 8>&-
+      return 0
+    fi
+    first_line "$LOCK/pid"
+    lt_pid=$FIRST_LINE
+    first_line "$LOCK/start"
+    lt_start=$FIRST_LINE
+    first_line "$LOCK/boot"
+    lt_boot=$FIRST_LINE
+    first_line "$LOCK/verb"
+    lt_verb=${FIRST_LINE:-serve}
+    first_line "$LOCK/experiment"
+    lt_exp=$FIRST_LINE
+    first_line "$LOCK/reader"
+    lt_reader=$FIRST_LINE
+    if [ -z "$lt_pid" ] || { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
+      ! alive "$lt_pid" "$lt_start"; then
+      err "taking over the stale lock $LOCK (pid ${lt_pid:-unknown})"
+      end_leftovers "$lt_reader"
+      rm -rf "$LOCK"
+    elif [ -e "$LOCK/orphan" ]; then
+      take_over "$lt_pid" "$lt_start" "$lt_exp"
+      end_leftovers ""
+      rm -rf "$LOCK"
+    elif [ "$lt_waited" -lt "${LOCK_WAIT}0" ]; then
+      # A controller that was just killed: its agent notices the end of its input in a
+      # moment and can then be taken over.
+      flock -u 8
+      lt_waited=$((lt_waited + 1))
+      sleep 0.1
+    else
+      flock -u 8
+      exec 8>&-
+      lt_what="$lt_verb"
+      [ -z "$lt_exp" ] || lt_what="$lt_what of experiment $lt_exp"
+      if [ "$1" = serve ]; then
+        err "another agent (pid $lt_pid, $lt_what) is serving from $STATE; not starting"
+      else
+        err "$1 refused: a live agent (pid $lt_pid, $lt_what) holds $LOCK; stop that run first"
+      fi
+      return 3
+    fi
+  done
+}
+
+# Scratch dirs of agents that died without cleaning up.
+clean_stale_scratch() {
+  for cs_dir in "$STATE"/tmp.*; do
+    [ -d "$cs_dir" ] || continue
+    cs_pid=${cs_dir##*.}
+    case $cs_pid in
+      "" | *[!0-9]*) continue ;;
+    esac
+    kill -0 "$cs_pid" 2>/dev/null || rm -rf "$cs_dir"
+  done
+}

@@ -1,0 +1,301 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
+# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
+# signal sent to the whole group reaches the workloads and the trial lives on to record
+# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
+# closes the only writer, so all are released at once and nothing polls meanwhile.
+#
+# It comes right after the prelude, whose helpers it uses, and its entry point ends this
+# module: a shell reads and runs a script one command at a time, so the leader of every
+# trial exits before it parses the agent's start-up and verbs.
+
+# Seconds a job stopped by a trial's duration (SIGINT) has to end before SIGKILL: fio
+# writes its JSON and dd its summary in well under a second; a process that flushes
+# gigabytes of dirty pages on exit may need several.
+STOP_GRACE=${TUNELAB_STOP_GRACE:-10}
+if ! is_seconds "$STOP_GRACE"; then
+  err "ignoring TUNELAB_STOP_GRACE=$STOP_GRACE (want seconds); using 10"
+  STOP_GRACE=10
+fi
+
+# Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
+# back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
+# the host refuses is left as it was (the read-back shows it); a CPU list it refuses
+# fails the job.
+job_setup() {
+  js_dir=$1
+  if [ ! -s "$js_dir/nice" ] && [ ! -s "$js_dir/ionice" ] && [ ! -s "$js_dir/cpus" ]; then
+    # Nothing asked: the job has what the agent has, inherited through every fork, which
+    # the agent read once ($JOBS_DIR/sched): no byte-by-byte reads of /proc (~1,600 read(2)).
+    first_line "$JOBS_DIR/sched"
+    printf '%s\n' "$FIRST_LINE" >"$js_dir/sched"
+    return 0
+  fi
+  IFS= read -r js_stat </proc/self/stat
+  js_self=${js_stat%% *}
+  js_rc=0
+  if [ -s "$js_dir/nice" ]; then
+    first_line "$js_dir/nice"
+    renice -n "$FIRST_LINE" -p "$js_self" >/dev/null 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/ionice" ]; then
+    first_line "$js_dir/ionice"
+    case $FIRST_LINE in
+      idle) set -- -c 3 ;;
+      be/*) set -- -c 2 -n "${FIRST_LINE#be/}" ;;
+      *) set -- -c 1 -n "${FIRST_LINE#rt/}" ;;
+    esac
+    ionice -t "$@" -p "$js_self" 2>>"$js_dir/setup.err"
+  fi
+  if [ -s "$js_dir/cpus" ]; then
+    first_line "$js_dir/cpus"
+    taskset -pc "$FIRST_LINE" "$js_self" >/dev/null 2>>"$js_dir/setup.err" || js_rc=1
+  fi
+  self_sched "$js_self"
+  if [ -s "$js_dir/ionice" ]; then
+    js_io=$(ionice -p "$js_self" 2>/dev/null) || js_io=
+  else
+    # Unchanged since the fork: the agent's own class, which it read once ($JOBS_DIR/io).
+    first_line "$JOBS_DIR/io"
+    js_io=$FIRST_LINE
+  fi
+  printf '%s\t%s\t%s\n' "$SELF_NICE" "$SELF_CPUS" "$js_io" >"$js_dir/sched"
+  return "$js_rc"
+}
+
+# Sets SELF_NICE and SELF_CPUS (its allowed CPU list) of this process, pid $1, from /proc.
+self_sched() {
+  SELF_NICE=
+  proc_stat "$1" && SELF_NICE=$PS_NICE
+  SELF_CPUS=
+  while IFS= read -r ss_line; do
+    case $ss_line in
+      Cpus_allowed_list:*)
+        SELF_CPUS=${ss_line#*:}
+        SELF_CPUS=${SELF_CPUS#"${SELF_CPUS%%[!"$TAB "]*}"}
+        break
+        ;;
+    esac
+  done </proc/self/status
+}
+
+# One job: load argv, set it up, wait at the barrier, time the workload. With $3 = alone
+# the trial's leader runs its only job itself (no monitor, no duration): it tells the
+# agent it is ready and waits for the release on the leader's own FIFOs, one fork and
+# the barrier fewer.
+run_job() {
+  rj_dir=$1
+  rj_timeout=$2
+  rj_alone=${3:-}
+  if [ -z "$rj_alone" ]; then
+    # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
+    exec 3<&- 4>&- 7>&- 8<&- 9>&-
+    exec 6<"$JOBS_DIR/barrier"
+  fi
+  rj_setup=0
+  job_setup "$rj_dir" || rj_setup=1
+  set --
+  while IFS= read -r rj_word || [ -n "$rj_word" ]; do
+    set -- "$@" "$rj_word"
+  done <"$rj_dir/argv"
+  rj_in=/dev/null
+  [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  if [ -n "$rj_alone" ]; then
+    exec 4>&-
+    IFS= read -r rj_word <&3
+    exec 3<&-
+  else
+    printf 'ready\n' >&5
+    exec 5>&-
+  fi
+  if [ "$rj_setup" = 1 ]; then
+    # Its CPU list was refused: the job cannot run as asked.
+    printf '125\n' >"$rj_dir/rc"
+    return 0
+  fi
+  if [ -z "$rj_alone" ]; then
+    IFS= read -r rj_word <&6
+    exec 6<&-
+  fi
+  if [ ! -s "$JOBS_DIR/go" ] || [ -s "$JOBS_DIR/cancel" ]; then
+    printf '130\n' >"$rj_dir/rc"
+    return 0
+  fi
+  date +%s%N >"$rj_dir/start"
+  # The env lines are exported in the workload's own process, so they cannot clobber
+  # this function's variables; "$@" is never parsed by a shell. timeout is the watchdog
+  # (its timer dies with it: no sleeping process) and, because it catches INT and TERM,
+  # gives the workload their default actions, which a backgrounded shell command (INT)
+  # or a child of this trial (TERM) would not have.
+  (
+    # A leader running its job alone still holds its FIFO ends: never the workload's.
+    exec 3<&- 4>&- 7>&- 8<&-
+    while IFS= read -r rj_kv || [ -n "$rj_kv" ]; do
+      export "${rj_kv?}"
+    done <"$rj_dir/env"
+    exec timeout --foreground -k 2 "$rj_timeout" "$@"
+  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
+  rj_pid=$!
+  printf '%s\n' "$rj_pid" >"$rj_dir/pid"
+  printf '%s\n' "$rj_pid" >>"$JOBS_DIR/pids"
+  wait "$rj_pid"
+  rj_rc=$?
+  date +%s%N >"$rj_dir/end"
+  if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
+    # The workload outlived TERM at the deadline and was killed 2 s later.
+    first_line "$rj_dir/start"
+    rj_start=$FIRST_LINE
+    first_line "$rj_dir/end"
+    to_ns "$rj_timeout"
+    [ $((FIRST_LINE - rj_start)) -lt "$NANOSECONDS" ] || rj_rc=124
+  fi
+  printf '%s\n' "$rj_rc" >"$rj_dir/rc"
+}
+
+# A monitor ($1: its directory) runs until the leader sends TERM, which it must not
+# ignore as the leader does.
+monitor_start() {
+  ms_dir=$1
+  (
+    trap - TERM
+    exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
+    while IFS= read -r ms_kv || [ -n "$ms_kv" ]; do
+      export "${ms_kv?}"
+    done <"$ms_dir/env"
+    set --
+    while IFS= read -r ms_word || [ -n "$ms_word" ]; do
+      set -- "$@" "$ms_word"
+    done <"$ms_dir/argv"
+    exec "$@"
+  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
+  printf '%s\n' "$!" >"$ms_dir/pid"
+}
+
+# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
+# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
+# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
+trial_stop() {
+  ts_roots=
+  ts_i=1
+  while [ "$ts_i" -le "$JOB_COUNT" ]; do
+    ts_dir=$JOBS_DIR/$ts_i
+    ts_i=$((ts_i + 1))
+    [ ! -s "$ts_dir/rc" ] || continue
+    first_line "$ts_dir/pid"
+    alive "$FIRST_LINE" || continue
+    if [ "$1" = INT ]; then
+      printf 'INT\n' >"$ts_dir/stopped"
+    elif [ -s "$ts_dir/stopped" ]; then
+      printf 'KILL\n' >"$ts_dir/stopped"
+    else
+      continue
+    fi
+    ts_roots="$ts_roots $FIRST_LINE"
+  done
+  [ -n "$ts_roots" ] || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  descendants $ts_roots
+  if [ "$1" = INT ]; then
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all INT $DESCENDANTS
+  else
+    # shellcheck disable=SC2086 # a list of pids
+    signal_all KILL $DESCENDANTS $ts_roots
+  fi
+}
+
+trial_main() {
+  JOBS_DIR=$1
+  JOB_COUNT=$2
+  MONITOR_COUNT=$3
+  tm_timeout=$4
+  tm_duration=$5
+  trap '' TERM HUP
+  # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
+  # stop. Opened for reading while the inherited writers still exist, so the
+  # opens never block; then those inherited writers are dropped.
+  exec 3<"$JOBS_DIR/open" 8<"$JOBS_DIR/end"
+  exec 7>&- 6>&-
+  # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
+  exec 7>&5 5>&-
+  if [ "$JOB_COUNT" = 1 ] && [ "$MONITOR_COUNT" = 0 ] && [ "$tm_duration" = 0 ]; then
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$JOBS_DIR/1" "$tm_timeout" alone 2>"$JOBS_DIR/1/agent.err"
+    # Tells the agent: the job has ended.
+    exec 7>&- 8<&-
+    exit 0
+  fi
+  exec 9<>"$JOBS_DIR/barrier" 5<>"$JOBS_DIR/readyq"
+  tm_wrappers=
+  tm_i=1
+  while [ "$tm_i" -le "$JOB_COUNT" ]; do
+    # The shells print "Terminated" when a workload is killed: keep it off our stderr.
+    run_job "$JOBS_DIR/$tm_i" "$tm_timeout" 2>"$JOBS_DIR/$tm_i/agent.err" &
+    printf '%s\n' "$!" >"$JOBS_DIR/$tm_i/wrapper"
+    tm_wrappers="$tm_wrappers $!"
+    tm_i=$((tm_i + 1))
+  done
+  # Every job writes a line when it waits at the barrier and closes its end of the queue;
+  # end of file once all have (or died).
+  exec 6<"$JOBS_DIR/readyq" 5>&-
+  while IFS= read -r _ <&6; do :; done
+  exec 6<&-
+  # Tells the agent: every process waits at the barrier.
+  exec 4>&-
+  IFS= read -r _ <&3
+  exec 3<&-
+  tm_go=0
+  if [ -s "$JOBS_DIR/go" ] && [ ! -s "$JOBS_DIR/cancel" ]; then
+    tm_go=1
+    tm_i=1
+    while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
+      monitor_start "$JOBS_DIR/m$tm_i"
+      tm_i=$((tm_i + 1))
+    done
+  fi
+  # The barrier opens (called off without "go" in $JOBS_DIR/go).
+  exec 9>&-
+  tm_timer=
+  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
+    (
+      trap - TERM
+      exec 7>&- 8<&-
+      sleep "$tm_duration"
+      trial_stop INT
+      sleep "$STOP_GRACE"
+      trial_stop KILL
+    ) >/dev/null 2>&1 &
+    tm_timer=$!
+  fi
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$tm_wrappers" ] || wait $tm_wrappers
+  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # Tells the agent: every job has ended.
+  exec 7>&-
+  # Monitors run on until the agent's stop: the other hosts' jobs may still run.
+  [ "$MONITOR_COUNT" = 0 ] || IFS= read -r _ <&8
+  exec 8<&-
+  tm_i=1
+  while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
+    first_line "$JOBS_DIR/m$tm_i/pid"
+    [ -z "$FIRST_LINE" ] || kill -s TERM "$FIRST_LINE" 2>/dev/null
+    tm_i=$((tm_i + 1))
+  done
+  tm_i=1
+  while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
+    first_line "$JOBS_DIR/m$tm_i/pid"
+    if [ -n "$FIRST_LINE" ]; then
+      wait "$FIRST_LINE"
+      printf '%s\n' "$?" >"$JOBS_DIR/m$tm_i/rc"
+    fi
+    tm_i=$((tm_i + 1))
+  done
+  # What the workloads left running is ended by the agent once this leader has exited.
+  exit 0
+}
+
+if [ "${1:-}" = __trial ]; then
+  [ $# -eq 6 ] || exit 2
+  trial_main "$2" "$3" "$4" "$5" "$6"
+fi

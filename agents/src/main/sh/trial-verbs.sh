@@ -1,0 +1,203 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# The trial verbs: run, start, go, wait, stop and cancel, and what a trial answers.
+
+# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file: all of it up to OUT_CAP lines
+# (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES lines.
+# Arguments: KIND, NAME, FILE, all|tail.
+job_lines() {
+  [ -s "$3" ] || return 0
+  BULKY_RESPONSE=1
+  if [ "$4" = all ]; then
+    awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" '
+      NR <= cap { print p $0 }
+      END { if (NR > cap) printf "cut\t%s\t%d\n", name, NR - cap }' "$3"
+  else
+    tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" '{ print p $0 }'
+  fi
+}
+
+# Waits until every job has ended (calling the trial off when it was never released) and
+# prints what they did; status 0 when every job exited 0 or was stopped by the duration.
+trial_jobs() {
+  exec 7>&-
+  await_eof 9
+  exec 9<&-
+  TRIAL_WAITED=1
+  tf_rc=0
+  tf_i=1
+  while [ "$tf_i" -le "$JOB_COUNT" ]; do
+    tf_dir=$JOBS_DIR/$tf_i
+    first_line "$tf_dir/name"
+    tf_name=$FIRST_LINE
+    first_line "$tf_dir/rc"
+    tf_jrc=${FIRST_LINE:-255}
+    first_line "$tf_dir/start"
+    tf_start=${FIRST_LINE:-0}
+    first_line "$tf_dir/end"
+    tf_end=${FIRST_LINE:-0}
+    first_line "$tf_dir/stopped"
+    printf 'job\t%s\t%s\t%s\t%s\n' "$tf_name" "$tf_jrc" "$tf_start" "$tf_end"
+    if [ "$tf_jrc" != 0 ] && { [ "$FIRST_LINE" != INT ] || [ "$tf_jrc" = 124 ]; }; then
+      tf_rc=1
+    fi
+    tf_i=$((tf_i + 1))
+  done
+  tf_i=1
+  while [ "$tf_i" -le "$JOB_COUNT" ]; do
+    first_line "$JOBS_DIR/$tf_i/name"
+    tf_name=$FIRST_LINE
+    first_line "$JOBS_DIR/$tf_i/stopped"
+    [ -z "$FIRST_LINE" ] || printf 'stopped\t%s\t%s\n' "$tf_name" "$FIRST_LINE"
+    first_line "$JOBS_DIR/$tf_i/sched"
+    [ -z "$FIRST_LINE" ] || printf 'sched\t%s\t%s\n' "$tf_name" "$FIRST_LINE"
+    tf_i=$((tf_i + 1))
+  done
+  tf_i=1
+  while [ "$tf_i" -le "$JOB_COUNT" ]; do
+    tf_dir=$JOBS_DIR/$tf_i
+    first_line "$tf_dir/name"
+    tf_name=$FIRST_LINE
+    first_line "$tf_dir/stdout"
+    job_lines out "$tf_name" "$tf_dir/out" "${FIRST_LINE:-tail}"
+    job_lines err "$tf_name" "$tf_dir/setup.err" tail
+    job_lines err "$tf_name" "$tf_dir/err" tail
+    tf_i=$((tf_i + 1))
+  done
+  return "$tf_rc"
+}
+
+# Stops the monitors, waits for the trial to end and prints what the monitors did.
+trial_end() {
+  exec 6>&-
+  wait "$TRIAL_PGID"
+  # What the workloads left running (a daemonised child, a killed job's subshell, the
+  # timer's sleep) is still in the trial's group: end it now, not when it pleases. The
+  # leader is gone, so a signal 0 to the group (a builtin, no /proc scan) fails unless
+  # something is left; the group's number cannot be reused while it has members.
+  if kill -s 0 -- "-$TRIAL_PGID" 2>/dev/null; then
+    group_end "$TRIAL_PGID"
+  fi
+  te_keep=0
+  kill -s 0 -- "-$TRIAL_PGID" 2>/dev/null || te_keep=1
+  TRIAL_PGID=
+  te_i=1
+  while [ "$te_i" -le "$MONITOR_COUNT" ]; do
+    first_line "$JOBS_DIR/m$te_i/name"
+    te_name=$FIRST_LINE
+    first_line "$JOBS_DIR/m$te_i/rc"
+    printf 'monitor\t%s\t%s\n' "$te_name" "${FIRST_LINE:-255}"
+    te_i=$((te_i + 1))
+  done
+  te_i=1
+  while [ "$te_i" -le "$MONITOR_COUNT" ]; do
+    first_line "$JOBS_DIR/m$te_i/name"
+    job_lines out "$FIRST_LINE" "$JOBS_DIR/m$te_i/out" all
+    job_lines err "$FIRST_LINE" "$JOBS_DIR/m$te_i/err" tail
+    te_i=$((te_i + 1))
+  done
+  if [ "$te_keep" = 1 ]; then
+    # Kept for the next trial: nobody of this one is left to hold a FIFO or write a file.
+    : >"$JOBS_DIR/pids"
+    : >"$JOBS_DIR/pgid"
+    JOBS_KEPT=1
+  else
+    rm -rf "$JOBS_DIR"
+  fi
+}
+
+verb_run() {
+  if [ -n "${TRIAL_PGID:-}" ]; then
+    err "run: a trial is started; stop it first"
+    return 3
+  fi
+  trial_start run || return $?
+  trial_go
+  verb_stop
+}
+
+verb_start() {
+  if [ -n "${TRIAL_PGID:-}" ]; then
+    err "start: a trial is started already; stop it first"
+    return 3
+  fi
+  trial_start start
+}
+
+verb_go() {
+  if [ -z "${TRIAL_PGID:-}" ]; then
+    err "go: no trial is started"
+    return 2
+  fi
+  if [ -s "$JOBS_DIR/go" ]; then
+    err "go: the trial is released already"
+    return 2
+  fi
+  trial_go
+}
+
+# This host's jobs have ended: what they did. A trial without monitors ends here; one
+# with monitors goes on until stop.
+verb_wait() {
+  if [ -z "${TRIAL_PGID:-}" ] || [ "$TRIAL_WAITED" = 1 ]; then
+    err "wait: no trial is started, or its jobs were reported already"
+    return 2
+  fi
+  trial_jobs
+  vw_rc=$?
+  [ "$MONITOR_COUNT" -gt 0 ] || trial_end
+  return "$vw_rc"
+}
+
+# Ends the trial: what its jobs did (unless wait said it), then its monitors stopped.
+verb_stop() {
+  if [ -z "${TRIAL_PGID:-}" ]; then
+    err "stop: no trial is started"
+    return 2
+  fi
+  vs_rc=0
+  if [ "$TRIAL_WAITED" = 0 ]; then
+    trial_jobs
+    vs_rc=$?
+  fi
+  trial_end
+  return "$vs_rc"
+}
+
+# From a second, one-shot agent: stop the workloads of the run in progress.
+verb_cancel() {
+  [ -d "$JOBS_DIR" ] || return 0
+  first_line "$JOBS_DIR/owner"
+  # A jobs dir left by a dead agent lists pids that may belong to anyone by now.
+  # shellcheck disable=SC2086 # "PID START"
+  [ -n "$FIRST_LINE" ] && alive $FIRST_LINE || return 0
+  printf 'cancel\n' >"$JOBS_DIR/cancel"
+  ca_seen=' '
+  ca_victims=
+  ca_tries=0
+  while [ -f "$JOBS_DIR/pids" ]; do
+    # Re-read the pid list: a job may have passed the barrier since the last look.
+    while IFS= read -r ca_pid || [ -n "$ca_pid" ]; do
+      case $ca_pid in
+        "" | *[!0-9]*) continue ;;
+      esac
+      case $ca_seen in
+        *" $ca_pid "*) continue ;;
+      esac
+      ca_seen="$ca_seen$ca_pid "
+      alive "$ca_pid" || continue
+      tree_pids "$ca_pid"
+      # shellcheck disable=SC2086 # a list of pids
+      signal_all TERM $TREE_PIDS
+      ca_victims="$ca_victims $TREE_PIDS"
+      printf 'killed\t%s\n' "$ca_pid"
+    done 2>/dev/null <"$JOBS_DIR/pids"
+    # shellcheck disable=SC2086 # a list of pids
+    any_alive $ca_victims || break
+    [ "$ca_tries" -lt 20 ] || break
+    sleep 0.1
+    ca_tries=$((ca_tries + 1))
+  done
+  # shellcheck disable=SC2086 # a list of pids
+  signal_all KILL $ca_victims
+}

@@ -1,0 +1,243 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# A trial from the agent's side: its jobs/ directory claimed, its payload read into
+# it, its leader started up to the barrier and released.
+
+# Claims $JOBS_DIR for this agent, unless a live agent's run holds it. Sets JOBS_FRESH to 1
+# when it was made anew (its FIFOs are still to be made), 0 when this agent's last trial
+# left it.
+jobs_claim() {
+  # The last trial of this agent ended cleanly and left nobody behind: its directory, FIFOs
+  # and job directories serve again, emptied of what the files' presence or size says, so
+  # a trial costs no mkdir, mkfifo or rm on the way.
+  if [ "$JOBS_KEPT" = 1 ] && [ -d "$JOBS_DIR" ] && [ ! -h "$JOBS_DIR" ]; then
+    JOBS_KEPT=0
+    first_line "$JOBS_DIR/owner"
+    if [ "$FIRST_LINE" = "$$ $AGENT_START" ]; then
+      JOBS_FRESH=0
+      : >"$JOBS_DIR/pids"
+      : >"$JOBS_DIR/go"
+      : >"$JOBS_DIR/cancel"
+      : >"$JOBS_DIR/trial.err"
+      return 0
+    fi
+  fi
+  JOBS_KEPT=0
+  JOBS_FRESH=1
+  if ! mkdir "$JOBS_DIR" 2>/dev/null; then
+    first_line "$JOBS_DIR/owner"
+    # shellcheck disable=SC2086 # "PID START"
+    if [ -n "$FIRST_LINE" ] && [ "${FIRST_LINE%% *}" != "$$" ] && alive $FIRST_LINE; then
+      err "$1: another run is in progress (agent pid ${FIRST_LINE%% *})"
+      return 3
+    fi
+    rm -rf "$JOBS_DIR"
+    mkdir "$JOBS_DIR" || return 3
+  fi
+  printf '%s %s\n' "$$" "$AGENT_START" >"$JOBS_DIR/owner"
+  : >"$JOBS_DIR/pids"
+  : >"$JOBS_DIR/go"
+  : >"$JOBS_DIR/cancel"
+}
+
+# Reads a run/start payload into $JOBS_DIR: one directory per job ($JOBS_DIR/1 …) and per
+# monitor ($JOBS_DIR/m1 …); sets JOB_COUNT, MONITOR_COUNT, TRIAL_TIMEOUT and
+# TRIAL_DURATION. Status 2 when the payload is malformed ($1: the verb, for messages).
+trial_parse() {
+  JOB_COUNT=0
+  MONITOR_COUNT=0
+  TRIAL_TIMEOUT=0
+  TRIAL_DURATION=0
+  tp_bad=0
+  tp_dir=
+  tp_names=$NL
+  while IFS= read -r tp_line || [ -n "$tp_line" ]; do
+    tp_value=${tp_line#*"$TAB"}
+    case $tp_line in
+      "") continue ;;
+      "job$TAB"* | "monitor$TAB"*)
+        case $tp_value in
+          "" | *[!A-Za-z0-9._:@+-]*)
+            err "$1: bad job name: $tp_value"
+            tp_bad=1
+            tp_dir=
+            continue
+            ;;
+        esac
+        case $tp_names in
+          *"$NL$tp_value$NL"*)
+            err "$1: job $tp_value given twice"
+            tp_bad=1
+            ;;
+        esac
+        tp_names=$tp_names$tp_value$NL
+        case $tp_line in
+          job*)
+            JOB_COUNT=$((JOB_COUNT + 1))
+            tp_dir=$JOBS_DIR/$JOB_COUNT
+            ;;
+          *)
+            MONITOR_COUNT=$((MONITOR_COUNT + 1))
+            tp_dir=$JOBS_DIR/m$MONITOR_COUNT
+            ;;
+        esac
+        [ -d "$tp_dir" ] || mkdir "$tp_dir" || return 1
+        printf '%s\n' "$tp_value" >"$tp_dir/name"
+        # Emptied: a kept directory holds the files of an earlier trial's job.
+        for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
+          start end rc stopped; do
+          : >"$tp_dir/$tp_file"
+        done
+        ;;
+      "arg$TAB"* | "env$TAB"* | "stdin$TAB"* | "nice$TAB"* | "ionice$TAB"* | "cpus$TAB"* | "stdout$TAB"*)
+        tp_key=${tp_line%%"$TAB"*}
+        if [ -z "$tp_dir" ]; then
+          err "$1: '$tp_key' before the first job"
+          tp_bad=1
+          continue
+        fi
+        case $tp_dir:$tp_key in
+          */m*:arg | */m*:env) ;;
+          */m*:*)
+            err "$1: '$tp_key' is not for a monitor"
+            tp_bad=1
+            continue
+            ;;
+        esac
+        case $tp_key:$tp_value in
+          arg:*) printf '%s\n' "$tp_value" >>"$tp_dir/argv" ;;
+          stdin:*) printf '%s\n' "$tp_value" >>"$tp_dir/stdin" ;;
+          env:[A-Za-z_]*=*)
+            case ${tp_value%%=*} in
+              *[!A-Za-z0-9_]*)
+                err "$1: bad env line (want KEY=VALUE): $tp_value"
+                tp_bad=1
+                ;;
+              *) printf '%s\n' "$tp_value" >>"$tp_dir/env" ;;
+            esac
+            ;;
+          nice:-[0-9] | nice:-1[0-9] | nice:-20 | nice:[0-9] | nice:1[0-9] | \
+            ionice:idle | ionice:be/[0-7] | ionice:rt/[0-7] | cpus:[0-9]* | stdout:all | stdout:tail)
+            case $tp_key:$tp_value in
+              cpus:*[!0-9,-]*)
+                err "$1: bad cpus (want a taskset list such as 0-3,6): $tp_value"
+                tp_bad=1
+                ;;
+              *) printf '%s\n' "$tp_value" >"$tp_dir/$tp_key" ;;
+            esac
+            ;;
+          *)
+            err "$1: bad $tp_key line: $tp_value"
+            tp_bad=1
+            ;;
+        esac
+        ;;
+      "timeout$TAB"* | "duration$TAB"*)
+        if ! is_seconds "$tp_value"; then
+          err "$1: bad ${tp_line%%"$TAB"*} (want seconds): $tp_value"
+          tp_bad=1
+        elif [ "${tp_line%%"$TAB"*}" = timeout ]; then
+          TRIAL_TIMEOUT=$tp_value
+        else
+          TRIAL_DURATION=$tp_value
+        fi
+        ;;
+      *)
+        err "$1: bad payload line: $tp_line"
+        tp_bad=1
+        ;;
+    esac
+  done <"$PAYLOAD_FILE"
+  if [ "$JOB_COUNT" = 0 ] && { [ "$1" = run ] || [ "$MONITOR_COUNT" = 0 ]; }; then
+    err "$1: no job given"
+    tp_bad=1
+  fi
+  tp_i=1
+  while [ "$tp_i" -le $((JOB_COUNT + MONITOR_COUNT)) ]; do
+    tp_dir=$JOBS_DIR/$tp_i
+    [ "$tp_i" -le "$JOB_COUNT" ] || tp_dir=$JOBS_DIR/m$((tp_i - JOB_COUNT))
+    tp_i=$((tp_i + 1))
+    if [ ! -s "$tp_dir/argv" ]; then
+      first_line "$tp_dir/name"
+      err "$1: job $FIRST_LINE has no arg line"
+      tp_bad=1
+    fi
+  done
+  [ "$tp_bad" = 0 ] || return 2
+}
+
+# Starts the trial a run/start payload describes ($1: the verb) in its own process group
+# and returns once every process waits at the barrier. The agent keeps two FIFOs open
+# for writing: closing "open" releases the barrier (or, without $JOBS_DIR/go, calls the trial
+# off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
+# whose end of file says that every job has ended.
+trial_start() {
+  if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
+    err "$1: needs setsid (util-linux) and timeout (coreutils) on this host"
+    return 3
+  fi
+  jobs_claim "$1" || return $?
+  trial_parse "$1"
+  ts_rc=$?
+  if [ "$ts_rc" != 0 ]; then
+    rm -rf "$JOBS_DIR"
+    return "$ts_rc"
+  fi
+  if [ "$JOBS_FRESH" = 1 ] &&
+    ! mkfifo -m 0600 "$JOBS_DIR/open" "$JOBS_DIR/end" "$JOBS_DIR/started" "$JOBS_DIR/done" \
+      "$JOBS_DIR/barrier" "$JOBS_DIR/readyq"; then
+    err "$1: cannot create the trial's FIFOs in $JOBS_DIR"
+    rm -rf "$JOBS_DIR"
+    return 1
+  fi
+  # What a job that asks for no I/O class, nice or CPUs has: the agent's own, which every
+  # process of the trial inherits. Read once per agent, not once per job and trial.
+  if [ "$AGENT_IO_READ" = 0 ]; then
+    AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
+    self_sched "$$"
+    AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
+    AGENT_IO_READ=1
+  fi
+  printf '%s\n' "$AGENT_IO" >"$JOBS_DIR/io"
+  printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
+  # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
+  exec 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" 5<>"$JOBS_DIR/done"
+  # The trial: a new session and process group holding every process of this request,
+  # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
+  setsid "$SELF_SH" "$0" __trial \
+    "$JOBS_DIR" "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" \
+    </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
+  TRIAL_PGID=$!
+  TRIAL_PGID_START=
+  proc_stat "$TRIAL_PGID" && TRIAL_PGID_START=$PS_START
+  printf '%s %s\n' "$TRIAL_PGID" "$TRIAL_PGID_START" >"$JOBS_DIR/pgid"
+  TRIAL_WAITED=0
+  # Only the trial keeps writers of "started" and "done": end of file on each says it
+  # got there (or died).
+  exec 3<"$JOBS_DIR/started" 9<"$JOBS_DIR/done" 4>&- 5>&-
+  await_eof 3
+  exec 3<&-
+  return 0
+}
+
+# Blocks until end of file on the FIFO open on fd $1. dash reads it with its builtin (no
+# fork). bash waits for a cat instead: a signal that ends the agent meanwhile must leave its
+# exit trap able to end the trial, and bash's read builtin, interrupted so, leaves later
+# reads of the exit trap failing.
+await_eof() {
+  if [ -z "${BASH_VERSION:-}" ]; then
+    while IFS= read -r _ <&"$1"; do :; done
+    return 0
+  fi
+  case $1 in
+    3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
+    *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
+  esac
+  wait "$!"
+}
+
+# Opens the barrier: every process of the trial starts now.
+trial_go() {
+  printf 'go\n' >"$JOBS_DIR/go"
+  exec 7>&-
+}

@@ -1,0 +1,207 @@
+# shellcheck shell=sh
+# ---------------------------------------------------------------------------
+# Verbs. Each reads its payload from "$PAYLOAD_FILE" and prints its response on stdout.
+# Here the verbs that are not a trial's; apply has its module, the trial verbs theirs.
+
+verb_hello() {
+  printf 'agent\t%s\n' "$AGENT_VERSION"
+  printf 'pid\t%s\n' "$$"
+  while IFS= read -r he_line || [ -n "$he_line" ]; do
+    case $he_line in
+      "experiment$TAB"*)
+        EXPERIMENT=${he_line#*"$TAB"}
+        [ "${LOCKED:-0}" = 0 ] || printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
+        ;;
+      "") ;;
+      *) err "hello: ignoring payload line: $he_line" ;;
+    esac
+  done <"$PAYLOAD_FILE"
+  [ ! -s "$SCRATCH/ended" ] || cat "$SCRATCH/ended"
+}
+
+verb_facts() {
+  printf 'kernel_release\t%s\n' "$(uname -r)"
+  printf 'boot_id\t%s\n' "$BOOT"
+  printf 'hostname\t%s\n' "$(uname -n)"
+  fa_cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || fa_cpus=$(nproc 2>/dev/null)
+  printf 'cpus\t%s\n' "$fa_cpus"
+  printf 'mem_kb\t%s\n' "$(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo 2>/dev/null)"
+  printf 'uid\t%s\n' "$UID_NOW"
+  if [ -f "$JOURNAL" ]; then
+    printf 'journal\tpresent\n'
+  else
+    printf 'journal\tabsent\n'
+  fi
+  printf 'state\t%s\n' "$STATE"
+  for fa_dev in /sys/block/*; do
+    [ -r "$fa_dev/queue/scheduler" ] || continue
+    # One line, read by a builtin: a fork per device adds up on hosts with many disks.
+    first_line "$fa_dev/queue/scheduler"
+    printf 'block\t%s\t%s\n' "${fa_dev##*/}" "$FIRST_LINE"
+  done
+}
+
+verb_read() {
+  resolve_payload read || RESOLVED_MAP=$NL
+  rd_rc=0
+  rd_all=$PAYLOAD
+  while [ -n "$rd_all" ]; do
+    rd_path=${rd_all%%"$NL"*}
+    rd_all=${rd_all#*"$NL"}
+    [ -n "$rd_path" ] || continue
+    if ! path_allowed "$rd_path"; then
+      err "read: $rd_path: $FAIL_REASON"
+      printf 'fail\t%s\t%s\n' "$rd_path" "$FAIL_REASON"
+      rd_rc=1
+      continue
+    fi
+    if [ ! -e "$RESOLVED_PATH" ]; then
+      printf 'missing\t%s\t\n' "$rd_path"
+      continue
+    fi
+    # Root passes access(2) for everything: only the mode bits tell a knob the
+    # kernel will refuse (r--r--r--) from one it accepts; -w still catches ro mounts.
+    rd_state=ro
+    case $(stat -L -c %A "$RESOLVED_PATH" 2>/dev/null) in
+      ?*w*) [ -w "$RESOLVED_PATH" ] && rd_state=rw ;;
+    esac
+    get_value "$RESOLVED_PATH" || VALUE=
+    printf '%s\t%s\t%s\n' "$rd_state" "$rd_path" "$VALUE"
+  done
+  return "$rd_rc"
+}
+
+# Writes one journal line back ($1 path, $2 original); appends it to $SCRATCH/keep when it
+# must stay for a later retry.
+restore_line() {
+  if ! path_allowed "$1"; then
+    printf 'fail\t%s\t%s; dropped from the journal\n' "$1" "$FAIL_REASON"
+    RESTORE_RC=1
+    return 0
+  fi
+  if [ ! -e "$RESOLVED_PATH" ]; then
+    case $1 in
+      */queue/iosched/*)
+        # An I/O scheduler's tunable is gone because its scheduler is no longer the
+        # device's: restoring the scheduler (first) reset that scheduler's files.
+        [ ! -e "${RESOLVED_PATH%/iosched/*}/scheduler" ] || return 0
+        ;;
+    esac
+    printf 'gone\t%s\n' "$1"
+    err "restore: $1 is gone (its device was removed?); dropped from the journal"
+    return 0
+  fi
+  if put_value "$RESOLVED_PATH" "$2"; then
+    printf 'restored\t%s\t%s\n' "$1" "$2"
+  elif [ ! -e "$RESOLVED_PATH" ]; then
+    printf 'gone\t%s\n' "$1"
+  elif [ "$RESTORE_DISCARD" = 1 ]; then
+    err "restore: $1: $FAIL_REASON; discarded (was $2)"
+    printf 'discarded\t%s\t%s\n' "$1" "$2"
+  else
+    printf 'fail\t%s\t%s\n' "$1" "$FAIL_REASON"
+    printf '%s\t%s\n' "$1" "$2" >>"$SCRATCH/keep"
+    RESTORE_RC=1
+  fi
+}
+
+verb_restore() {
+  JOURNAL_PATHS_OK=0
+  RESTORE_DISCARD=0
+  while IFS= read -r re_line || [ -n "$re_line" ]; do
+    case $re_line in
+      discard) RESTORE_DISCARD=1 ;;
+      "") ;;
+      *)
+        err "restore: bad payload line: $re_line"
+        return 2
+        ;;
+    esac
+  done <"$PAYLOAD_FILE"
+  [ -f "$JOURNAL" ] || return 0
+  first_line "$JOURNAL"
+  case $FIRST_LINE in
+    "#boot$TAB"*) ;;
+    *)
+      err "restore: $JOURNAL does not start with a #boot line; left in place"
+      return 1
+      ;;
+  esac
+  if [ "${FIRST_LINE#*"$TAB"}" != "$BOOT" ]; then
+    printf 'stale\t%s\n' "${FIRST_LINE#*"$TAB"}"
+    rm -f "$JOURNAL"
+    return 0
+  fi
+  set --
+  while IFS= read -r re_line || [ -n "$re_line" ]; do
+    case $re_line in
+      /*"$TAB"*) set -- "$@" "${re_line%%"$TAB"*}" ;;
+    esac
+  done <"$JOURNAL"
+  if ! resolve_paths "$@"; then
+    err "restore: the journal's paths could not be resolved; left in place"
+    return 1
+  fi
+  RESTORE_RC=0
+  : >"$SCRATCH/keep"
+  # Causes before their dependents, so the last write to every file is its original:
+  # schedulers first (a scheduler switch resets nr_requests, iosched/* and may change
+  # wbt_lat_usec), then max_sectors_kb (it may reset read_ahead_kb), then the rest.
+  for re_pass in scheduler max_sectors rest; do
+    re_first=1
+    while IFS= read -r re_line || [ -n "$re_line" ]; do
+      if [ "$re_first" = 1 ]; then
+        re_first=0
+        continue
+      fi
+      [ -n "$re_line" ] || continue
+      re_path=${re_line%%"$TAB"*}
+      case $re_pass:$re_line in
+        scheduler:*/queue/scheduler"$TAB"* | max_sectors:*/queue/max_sectors_kb"$TAB"*) ;;
+        rest:*/queue/scheduler"$TAB"* | rest:*/queue/max_sectors_kb"$TAB"*) continue ;;
+        rest:*"$TAB"*) ;;
+        rest:*)
+          printf 'fail\t%s\tmalformed journal line\n' "$re_line"
+          [ "$RESTORE_DISCARD" = 1 ] || printf '%s\n' "$re_line" >>"$SCRATCH/keep"
+          RESTORE_RC=1
+          continue
+          ;;
+        *) continue ;;
+      esac
+      restore_line "$re_path" "${re_line#*"$TAB"}"
+    done <"$JOURNAL"
+  done
+  if [ -s "$SCRATCH/keep" ]; then
+    { printf '#boot\t%s\n' "$BOOT" && cat "$SCRATCH/keep"; } >"$JOURNAL.new" &&
+      mv -f "$JOURNAL.new" "$JOURNAL" && journal_sync
+  else
+    rm -f "$JOURNAL"
+  fi
+  return "$RESTORE_RC"
+}
+
+verb_journal() {
+  [ -f "$JOURNAL" ] || return 0
+  while IFS= read -r jo_line || [ -n "$jo_line" ]; do
+    case $jo_line in
+      "#boot$TAB"* | "") ;;
+      *) printf '%s\n' "$jo_line" ;;
+    esac
+  done <"$JOURNAL"
+}
+
+verb_sync() {
+  sync
+}
+
+verb_drop_caches() {
+  if [ "$UID_NOW" != 0 ]; then
+    err "drop-caches needs root (running as uid $UID_NOW)"
+    return 1
+  fi
+  sync
+  if ! put_value /proc/sys/vm/drop_caches 3; then
+    err "drop-caches: /proc/sys/vm/drop_caches: $FAIL_REASON"
+    return 1
+  fi
+}
