@@ -1,13 +1,16 @@
--- How evenly concurrent jobs (processes: N) shared the device in each trial of experiment
--- :experiment: the slowest and the fastest job's MiB/s and their ratio (1.00 is fair),
--- least fair first. Dirty throttling that starves some writers shows up here.
+-- How evenly the concurrent processes of each trial of experiment :experiment shared the
+-- device: the slowest and the fastest process's MiB/s and their ratio (1.00 is fair), least
+-- fair first. Only per-process rows count (`writer.0`, `dd.1`): a job's total (`dd`), the
+-- trial's (`all`) and monitors (`vmstat@client`) are not processes; a trial of one process
+-- is 1.00. Dirty throttling that starves some writers shows up here.
 SELECT ordinal, label, rep,
-       count(*) AS jobs,
+       count(*) AS processes,
        round(min(value), 3) AS slowest,
        round(max(value), 3) AS fastest,
        round(max(value) / min(value), 2) AS ratio
 FROM trial_samples
 WHERE experiment_id = :experiment
-  AND metric = 'mib_per_s' AND job <> 'all' AND status = 'ok' AND warmup = 0
+  AND metric = 'mib_per_s' AND job GLOB '*.[0-9]*' AND job NOT GLOB '*@*'
+  AND status = 'ok' AND warmup = 0
 GROUP BY trial_id
 ORDER BY max(value) / min(value) DESC, ordinal, rep;

@@ -103,6 +103,10 @@ final class ExportCommand implements Callable<Integer> {
           store.exportSamples(found.id(), only, writer);
         }
       } catch (UncheckedIOException | IOException e) {
+        if (output == null && StandardOutput.isPipe()) {
+          // The reader went away (| head): the normal end of a Unix filter, not an error.
+          return 0;
+        }
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new TunelabException(
             TunelabException.HOST_REFUSED,

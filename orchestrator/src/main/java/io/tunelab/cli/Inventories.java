@@ -3,9 +3,6 @@ package io.tunelab.cli;
 import io.tunelab.TunelabException;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,16 +27,9 @@ final class Inventories {
   }
 
   static Inventory read(Path file) {
-    try {
-      Path abs = file.toAbsolutePath();
-      return Inventory.load(
-          file.toString(),
-          Files.readString(abs, StandardCharsets.UTF_8),
-          abs.getParent().toString());
-    } catch (IOException e) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT, file + ": cannot read the inventory: " + e.getMessage());
-    }
+    Path abs = file.toAbsolutePath();
+    return Inventory.load(
+        file.toString(), InputFile.read(file, "the inventory"), abs.getParent().toString());
   }
 
   /** Every role's host must be {@code local} or in the inventory: checked before connecting. */

@@ -2,6 +2,7 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import java.io.PrintWriter;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /** The only place that exits: parses the command line, runs a command, maps errors to codes. */
@@ -36,7 +37,7 @@ public final class Main {
         (e, commandLine, parseResult) -> {
           boolean trace = top.stacktrace;
           if (e instanceof TunelabException t) {
-            err.println("tunelab: " + t.getMessage());
+            err.println(prefixed(t.getMessage()));
             if (trace) {
               t.printStackTrace(err);
             }
@@ -55,4 +56,15 @@ public final class Main {
     err.flush();
     return code;
   }
+
+  /**
+   * An error for editors and people: a message whose first line is located ({@code FILE:LINE:COL:
+   * …}, as gcc and ruff print) starts with its location, so that Vim's quickfix and Emacs' compile
+   * mode read every line alike; an unlocated one starts with {@code tunelab: }.
+   */
+  static String prefixed(String message) {
+    return LOCATED.matcher(message).lookingAt() ? message : "tunelab: " + message;
+  }
+
+  private static final Pattern LOCATED = Pattern.compile("[^\\s:][^:\\n]*:\\d+:\\d+: ");
 }

@@ -1,12 +1,9 @@
 package io.tunelab.cli;
 
-import io.tunelab.TunelabException;
 import io.tunelab.matrix.JobFiles;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Reads a matrix file from disk: the file I/O the pure matrix package leaves to its caller. */
@@ -14,13 +11,7 @@ final class MatrixFiles {
   private MatrixFiles() {}
 
   static Matrix load(Path file) {
-    try {
-      return MatrixLoader.load(
-          file.toString(), Files.readString(file, StandardCharsets.UTF_8), beside(file));
-    } catch (IOException e) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT, file + ": cannot read the matrix: " + e.getMessage());
-    }
+    return MatrixLoader.load(file.toString(), InputFile.read(file, "the matrix"), beside(file));
   }
 
   /** The job files a matrix names, read relative to the matrix file's directory. */
@@ -28,10 +19,9 @@ final class MatrixFiles {
     return path -> {
       Path file = matrixFile.resolveSibling(path);
       try {
-        return Files.readString(file, StandardCharsets.UTF_8);
+        return InputFile.text(file);
       } catch (IOException e) {
-        throw new IllegalArgumentException(
-            e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.toString());
+        throw new IllegalArgumentException(InputFile.reason(e));
       }
     };
   }

@@ -62,6 +62,72 @@ public final class KnobCatalogue {
           "strict_limit",
           "stable_pages_required");
 
+  /**
+   * The {@code /proc/sys/vm} files of Linux 4.19 to 6.18. A name a typo away from one of them is
+   * refused before anything runs; any other name passes, so that a sysctl a patched or newer kernel
+   * adds still reaches the host check.
+   */
+  static final List<String> VM_SYSCTLS =
+      List.of(
+          "admin_reserve_kbytes",
+          "compact_memory",
+          "compact_unevictable_allowed",
+          "compaction_proactiveness",
+          "defrag_mode",
+          "dirty_background_bytes",
+          "dirty_background_ratio",
+          "dirty_bytes",
+          "dirty_expire_centisecs",
+          "dirty_ratio",
+          "dirty_writeback_centisecs",
+          "dirtytime_expire_seconds",
+          "drop_caches",
+          "enable_soft_offline",
+          "extfrag_threshold",
+          "highmem_is_dirtyable",
+          "hugetlb_optimize_vmemmap",
+          "hugetlb_shm_group",
+          "laptop_mode",
+          "legacy_va_layout",
+          "lowmem_reserve_ratio",
+          "max_map_count",
+          "mem_profiling",
+          "memfd_noexec",
+          "memory_failure_early_kill",
+          "memory_failure_recovery",
+          "min_free_kbytes",
+          "min_slab_ratio",
+          "min_unmapped_ratio",
+          "mmap_min_addr",
+          "mmap_rnd_bits",
+          "mmap_rnd_compat_bits",
+          "nr_hugepages",
+          "nr_hugepages_mempolicy",
+          "nr_overcommit_hugepages",
+          "nr_trim_pages",
+          "numa_stat",
+          "numa_zonelist_order",
+          "oom_dump_tasks",
+          "oom_kill_allocating_task",
+          "overcommit_kbytes",
+          "overcommit_memory",
+          "overcommit_ratio",
+          "page-cluster",
+          "page_lock_unfairness",
+          "panic_on_oom",
+          "percpu_pagelist_high_fraction",
+          "shrink_inodes_with_pagecache",
+          "stat_interval",
+          "stat_refresh",
+          "swappiness",
+          "unprivileged_userfaultfd",
+          "user_reserve_kbytes",
+          "vfs_cache_pressure",
+          "vfs_cache_pressure_denom",
+          "watermark_boost_factor",
+          "watermark_scale_factor",
+          "zone_reclaim_mode");
+
   private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
   // Block and bdi device names: loop3, nvme0n1, dm-0, and bdi's 8:16 or 0:52.
   private static final Pattern DEVICE = Pattern.compile("[A-Za-z0-9_:-]+");
@@ -196,6 +262,12 @@ public final class KnobCatalogue {
     for (String part : parts) {
       checkWord(name, part, "name part");
       path.append('/').append(part);
+    }
+    if (parts[0].equals("vm") && parts.length == 2 && !VM_SYSCTLS.contains(parts[1])) {
+      Optional<String> meant = Spelling.typoOf(parts[1], VM_SYSCTLS);
+      if (meant.isPresent()) {
+        throw bad(name, "no such vm sysctl (did you mean 'vm." + meant.get() + "'?)");
+      }
     }
     return new Knob(name, path.toString(), Knob.Kind.SYSCTL, null);
   }

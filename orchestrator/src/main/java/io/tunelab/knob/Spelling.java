@@ -35,6 +35,24 @@ final class Spelling {
     return Optional.ofNullable(best);
   }
 
+  /**
+   * The known word {@code word} is a plain typo of: one or two edits away (a transposition is one),
+   * never a prefix or an abbreviation, so that a new name sharing a stem is not taken for a
+   * misspelling.
+   */
+  static Optional<String> typoOf(String word, Collection<String> known) {
+    String best = null;
+    int bestScore = word.length() <= 4 ? 2 : 3;
+    for (String candidate : known) {
+      int d = distance(word, candidate);
+      if (d > 0 && d < bestScore) {
+        best = candidate;
+        bestScore = d;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
   /** Formats the hint as it ends a message: {@code " (did you mean 'block'?)"} or nothing. */
   static String hint(String word, Collection<String> known) {
     return closest(word, known).map(s -> " (did you mean '" + s + "'?)").orElse("");

@@ -20,6 +20,22 @@ final class FioReader {
           "minimal", "tunelab reads fio's JSON output, which minimal replaces",
           "status_interval", "tunelab reads one JSON document, which status_interval repeats");
 
+  /**
+   * tunelab's own job keys, which fio does not know: written inside {@code fio:} they would reach
+   * fio as {@code --processes=4} and fail every trial. The value names fio's own counterpart.
+   * ({@code nice} is both: fio has it too, so it stays a fio option there.)
+   */
+  private static final Map<String, String> JOB_KEYS =
+      Map.of(
+          "processes", " (fio's own copies are numjobs)",
+          "ionice", " (fio's own are prioclass and prio)",
+          "cpus", " (fio's own is cpus_allowed)",
+          "duration", " (fio's own is runtime with time_based)",
+          "timeout", "",
+          "on", "",
+          "parser", "",
+          "bytes", "");
+
   private final NodeReader in;
   private final VariableUses uses;
   private final JobFiles files;
@@ -121,6 +137,12 @@ final class FioReader {
           + option
           + "' is not a fio option name: lower-case letters, digits and _, as in fio's"
           + " documentation (iodepth, ioengine, rw)";
+    }
+    if (JOB_KEYS.containsKey(option)) {
+      return "'"
+          + option
+          + "' is a tunelab job key, not a fio option: write it beside fio:, not inside"
+          + JOB_KEYS.get(option);
     }
     String reserved = RESERVED.get(option);
     return reserved == null ? null : "'" + option + "' is not allowed: " + reserved;

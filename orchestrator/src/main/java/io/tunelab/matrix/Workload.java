@@ -1,6 +1,7 @@
 package io.tunelab.matrix;
 
 import io.tunelab.yaml.Position;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,12 @@ import java.util.Map;
  * @param timeout null, or a duration template after which the trial fails
  */
 public record Workload(List<Job> jobs, String duration, String timeout, Position position) {
+  /**
+   * How long a job stopped at {@code duration} has after its SIGINT before SIGKILL: time for fio's
+   * JSON, dd's summary and a close() that flushes dirty pages. A timeout inside it would kill a job
+   * that was stopping as asked.
+   */
+  public static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   /**
    * One job: {@code processes} copies of one program started together on role {@code on}.

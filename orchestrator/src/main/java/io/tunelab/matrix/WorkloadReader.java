@@ -278,6 +278,23 @@ final class WorkloadReader {
     }
     Duration d = Durations.parse(duration);
     Duration t = Durations.parse(timeout);
+    if (t.compareTo(d) > 0 && t.compareTo(d.plus(Workload.STOP_GRACE)) <= 0) {
+      in.problem(
+          map.get("timeout").position(),
+          "workload.timeout",
+          "timeout "
+              + timeout
+              + " ends inside the "
+              + Workload.STOP_GRACE.toSeconds()
+              + " s stop grace after duration "
+              + duration
+              + ": a job stopped at "
+              + duration
+              + " would be killed before it could report; make it longer than "
+              + d.plus(Workload.STOP_GRACE).toSeconds()
+              + "s");
+      return;
+    }
     if (t.compareTo(d) <= 0) {
       in.problem(
           map.get("timeout").position(),

@@ -192,7 +192,39 @@ public record Report(
     }
     List<WarningSection> sections = new ArrayList<>();
     byLines.forEach((lines, about) -> sections.add(new WarningSection(about, lines)));
-    return sections;
+    return sayingSharedLinesOnce(sections, indent);
+  }
+
+  /**
+   * A one-line condition that holds for every shown metric (the repetition count, usually) is said
+   * once, in a last section about all of them, instead of under each metric's own.
+   */
+  private List<WarningSection> sayingSharedLinesOnce(List<WarningSection> sections, String indent) {
+    if (sections.size() < 2
+        || sections.stream().mapToInt(w -> w.about().size()).sum() != sideBySide.size()) {
+      return sections;
+    }
+    List<String> shared = new ArrayList<>();
+    for (String line : sections.get(0).lines()) {
+      if (line.startsWith(indent + Warnings.EVERY_CELL)
+          && sections.stream().allMatch(w -> w.lines().contains(line))) {
+        shared.add(line);
+      }
+    }
+    if (shared.isEmpty()) {
+      return sections;
+    }
+    List<WarningSection> kept = new ArrayList<>();
+    List<String> everyMetric = new ArrayList<>();
+    for (WarningSection w : sections) {
+      everyMetric.addAll(w.about());
+      List<String> rest = w.lines().stream().filter(l -> !shared.contains(l)).toList();
+      if (!rest.isEmpty()) {
+        kept.add(new WarningSection(w.about(), rest));
+      }
+    }
+    kept.add(new WarningSection(List.copyOf(everyMetric), List.copyOf(shared)));
+    return kept;
   }
 
   /** {@code name (experiment 3, finished): 12 of 18 trials ok; 6 pending}. */

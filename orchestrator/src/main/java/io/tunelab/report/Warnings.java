@@ -18,6 +18,9 @@ import java.util.function.Function;
  * @param entries by kind in {@link Kind} order, each in cell order
  */
 public record Warnings(String metric, String unit, int measured, List<Entry> entries) {
+  /** How a line about every measured cell of a metric begins. */
+  static final String EVERY_CELL = "every measured cell ";
+
   /** How many entries of one kind the text lists before summing up the rest. */
   public static final int SHOWN_PER_KIND = 10;
 
@@ -149,7 +152,8 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
         int most = of.stream().mapToInt(Entry::n).max().orElse(0);
         lines.add(
             indent
-                + "every measured cell ("
+                + EVERY_CELL
+                + "("
                 + of.size()
                 + ") has "
                 + kind.heading()

@@ -1,6 +1,6 @@
 package io.tunelab.stats;
 
-import org.apache.commons.math3.distribution.TDistribution;
+import org.hipparchus.distribution.continuous.TDistribution;
 
 /**
  * A two-sided confidence interval at {@code level} (0.95 for 95 %); both ends are NaN when it
@@ -29,8 +29,7 @@ public record Interval(double low, double high, double level) {
   /** The t quantile that leaves {@code (1 - level) / 2} in each tail. */
   static double quantile(double degreesOfFreedom, double level) {
     // No random generator: it is only needed for sampling, and costs more than the rest.
-    return new TDistribution(null, degreesOfFreedom)
-        .inverseCumulativeProbability(1 - (1 - level) / 2);
+    return new TDistribution(degreesOfFreedom).inverseCumulativeProbability(1 - (1 - level) / 2);
   }
 
   /** Half the width: the {@code ±} of {@code mean ± half}. */

@@ -2,7 +2,7 @@ package io.tunelab.stats;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.commons.math3.distribution.TDistribution;
+import org.hipparchus.distribution.continuous.TDistribution;
 
 /**
  * One outlying repetition by Grubbs' test (Grubbs 1969; ASTM E178), two-sided at the 5 % level,
@@ -48,7 +48,7 @@ public final class Outliers {
 
   private static double computed(int n) {
     // No random generator: it is only needed for sampling, and costs more than the quantile.
-    double t = new TDistribution(null, n - 2).inverseCumulativeProbability(1 - ALPHA / (2.0 * n));
+    double t = new TDistribution(n - 2).inverseCumulativeProbability(1 - ALPHA / (2.0 * n));
     return (n - 1) / Math.sqrt(n) * Math.sqrt(t * t / (n - 2 + t * t));
   }
 

@@ -1,6 +1,6 @@
 package io.tunelab.stats;
 
-import org.apache.commons.math3.distribution.TDistribution;
+import org.hipparchus.distribution.continuous.TDistribution;
 
 /**
  * Welch's unequal-variances t-test of {@code next} against {@code base}, two-sided, from the two
@@ -47,7 +47,7 @@ public record Welch(double difference, double t, double df, double p, double se,
     }
     double df = (vb + vn) * (vb + vn) / (vb * vb / (base.n() - 1) + vn * vn / (next.n() - 1));
     double t = difference / se;
-    TDistribution dist = new TDistribution(null, df);
+    TDistribution dist = new TDistribution(df);
     // 2 * P(T > |t|), from the upper tail so that tiny p-values keep their precision.
     double p = Math.min(1, 2 * dist.cumulativeProbability(-Math.abs(t)));
     return new Welch(difference, t, df, p, se, level);

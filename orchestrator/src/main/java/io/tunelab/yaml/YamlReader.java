@@ -113,6 +113,16 @@ public final class YamlReader {
     return index >= 0 && index < lines.length ? lines[index] : "";
   }
 
+  /**
+   * Whether the first {@code ${} of a flow-style line stands in a key: no {@code :} between it
+   * and the {@code {} or {@code ,} that began its entry.
+   */
+  private static boolean holdsSubstitutionInKey(String line) {
+    int dollar = line.indexOf("${");
+    int start = Math.max(line.lastIndexOf('{', dollar), line.lastIndexOf(',', dollar));
+    return start >= 0 && line.substring(start + 1, dollar).indexOf(':') < 0;
+  }
+
   private static String keyOf(String path) {
     return path.isEmpty() ? "(yaml)" : path;
   }
@@ -126,9 +136,19 @@ public final class YamlReader {
         message +=
             " (" + m.getContext() + " at " + (c.getLine() + 1) + ":" + (c.getColumn() + 1) + ")";
       }
-      if (message.contains("flow") && line(text, mark.getLine()).contains("${")) {
+      String marked = line(text, mark.getLine());
+      if (message.contains("flow") && marked.contains("${")) {
         // A '{' in "{bs: ${bs}}" opens a nested map: the commonest YAML slip in a matrix.
-        message += "; inside { } or [ ], quote a value that holds ${...}, e.g. bs: \"${bs}\"";
+        message +=
+            holdsSubstitutionInKey(marked)
+                ? "; inside { } or [ ], quote a key that holds ${...}, e.g."
+                    + " \"local.block.${dev}.scheduler\": none"
+                : "; inside { } or [ ], quote a value that holds ${...}, e.g. bs: \"${bs}\"";
+      } else if (message.startsWith("mapping values are not allowed")) {
+        // "run: echo a: b" reads as a map inside a plain value.
+        message +=
+            "; a ': ' inside a plain value starts a map: quote the value, e.g."
+                + " run: \"echo took: 3s\"";
       }
       return new Problem(
           new Position(file, mark.getLine() + 1, mark.getColumn() + 1), "(yaml)", oneLine(message));

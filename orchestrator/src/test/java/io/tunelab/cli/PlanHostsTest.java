@@ -64,8 +64,7 @@ class PlanHostsTest {
 
     refused(
         plan(m.toString()),
-        "tunelab: "
-            + m
+        m
             + ":5:11: roles.client: host cli1 is not in "
             + dir.resolve("hosts.yaml")
             + " (hosts: srv1, cli2, local); did you mean 'cli2'?\n");
@@ -78,8 +77,7 @@ class PlanHostsTest {
 
     refused(
         plan(m.toString()),
-        "tunelab: "
-            + m
+        m
             + ":2:8: hosts: cannot read the inventory "
             + inventory
             + ": no such file\n"
@@ -110,8 +108,7 @@ class PlanHostsTest {
 
     refused(
         plan(m.toString()),
-        "tunelab: "
-            + m
+        m
             + ":3:11: roles.server: host srv1 is not local and no inventory is given (give"
             + " --hosts FILE, or hosts: in the matrix)\n");
   }

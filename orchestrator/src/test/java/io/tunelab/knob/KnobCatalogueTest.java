@@ -119,6 +119,9 @@ class KnobCatalogueTest {
     assertTrue(message("block.sdb.read_ahead").contains("did you mean 'read_ahead_kb'?"));
     assertTrue(message("block.sdb.shceduler").contains("did you mean 'scheduler'?"));
     assertTrue(message("bdi.8:16.max_ration").contains("did you mean 'max_ratio'?"));
+    assertTrue(message("vm.dirty_ration").contains("did you mean 'vm.dirty_ratio'?"));
+    assertTrue(message("vm.swapiness").contains("did you mean 'vm.swappiness'?"));
+    assertTrue(message("vm.dirty_bytess").contains("did you mean 'vm.dirty_bytes'?"));
   }
 
   @Test
@@ -168,5 +171,12 @@ class KnobCatalogueTest {
   private static String message(String name) {
     return assertThrows(IllegalArgumentException.class, () -> KnobCatalogue.parse(name))
         .getMessage();
+  }
+
+  @Test
+  void aVmSysctlNoKernelListsButNoTypoOfOnePassesToTheHostCheck() {
+    for (String name : List.of("vm.my_patched_knob", "vm.dirty_throttle_usec", "vm.swappiness")) {
+      assertEquals("/proc/sys/" + name.replace('.', '/'), KnobCatalogue.parse(name).path());
+    }
   }
 }

@@ -99,7 +99,11 @@ class SavedQueryAnswersTest {
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
   }
 
-  /** Two dd readers of 128 MiB each finishing together; the second gets a third less. */
+  /**
+   * Two dd readers of 128 MiB each finishing together; the second gets a third less. As a run
+   * stores them: each process ({@code dd.0}, {@code dd.1}), the job's total ({@code dd}) and the
+   * trial's ({@code all}).
+   */
   private static TrialResult twoReaders(double seconds) {
     List<Sample> samples = new ArrayList<>();
     double total = 256 * MIB;
@@ -108,8 +112,10 @@ class SavedQueryAnswersTest {
       samples.add(new Sample("dd." + j, "seconds", seconds, "s"));
       samples.add(new Sample("dd." + j, "mib_per_s", total * share[j] / seconds / MIB, "MiB/s"));
     }
-    samples.add(new Sample("all", "seconds", seconds, "s"));
-    samples.add(new Sample("all", "mib_per_s", total / seconds / MIB, "MiB/s"));
+    for (String job : List.of("dd", "all")) {
+      samples.add(new Sample(job, "seconds", seconds, "s"));
+      samples.add(new Sample(job, "mib_per_s", total / seconds / MIB, "MiB/s"));
+    }
     return new TrialResult(TrialStatus.OK, null, seconds, samples, List.of());
   }
 
@@ -175,7 +181,7 @@ class SavedQueryAnswersTest {
     ResultTable t = query("13-concurrent-fairness.sql");
 
     assertEquals(18, t.rows().size());
-    assertEquals(List.of(2L), column(t, "jobs").stream().distinct().toList());
+    assertEquals(List.of(2L), column(t, "processes").stream().distinct().toList());
     assertEquals(List.of(1.5), column(t, "ratio").stream().distinct().toList());
   }
 
