@@ -9,25 +9,32 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 
 /**
  * The Host sections of an OpenSSH client config ({@code ~/.ssh/config}): HostName, Port, User,
- * IdentityFile, IdentitiesOnly and ProxyJump. Match sections are skipped (SSHD cannot read them)
- * and Include is not followed.
+ * IdentityFile, IdentitiesOnly and ProxyJump. Include is followed as OpenSSH does (globs; relative
+ * paths in {@code ~/.ssh}); Match sections are skipped (SSHD cannot read them).
  */
 final class SshConfig {
+  /** OpenSSH's limit on nested Includes. */
+  private static final int MAX_INCLUDE_DEPTH = 16;
+
   private final HostConfigEntryResolver resolver;
   private final String localUser;
+  private final List<Path> files;
 
-  private SshConfig(HostConfigEntryResolver entries, String localUser) {
+  private SshConfig(HostConfigEntryResolver entries, String localUser, List<Path> files) {
     this.localUser = localUser;
+    this.files = List.copyOf(files);
     // SSHD leaves user and port unset for a host no section matches, and a ProxyJump host
     // without a user then never logs in; OpenSSH's defaults fill them in.
     this.resolver =
@@ -49,18 +56,82 @@ final class SshConfig {
    */
   static SshConfig read(Path file, String localUser) {
     if (file == null || !Files.isRegularFile(file)) {
-      return new SshConfig(HostConfigEntryResolver.EMPTY, localUser);
+      return new SshConfig(HostConfigEntryResolver.EMPTY, localUser, List.of());
     }
+    List<Path> read = new ArrayList<>();
     try {
-      String text = withoutMatchSections(Files.readString(file, StandardCharsets.UTF_8));
+      String text = withoutMatchSections(withIncludes(file, file.getParent(), read, 0));
       List<HostConfigEntry> entries =
           HostConfigEntry.readHostConfigEntries(new BufferedReader(new StringReader(text)));
-      return new SshConfig(HostConfigEntry.toHostConfigEntryResolver(entries), localUser);
+      return new SshConfig(HostConfigEntry.toHostConfigEntryResolver(entries), localUser, read);
     } catch (IOException | RuntimeException e) {
       throw new TunelabException(
           TunelabException.HOST_REFUSED,
           "cannot read the SSH config " + file + ": " + e.getMessage());
     }
+  }
+
+  /** The config files read, the user's first and then each Include in the order followed. */
+  List<Path> files() {
+    return files;
+  }
+
+  /**
+   * The text of {@code file} with each Include line replaced by the files it names, in lexical
+   * order per pattern as OpenSSH reads them. A pattern that matches nothing is no error.
+   *
+   * @param sshDir where relative Include paths are, as OpenSSH's {@code ~/.ssh} for a user config
+   */
+  private static String withIncludes(Path file, Path sshDir, List<Path> read, int depth)
+      throws IOException {
+    if (depth > MAX_INCLUDE_DEPTH) {
+      throw new IOException("Include nested deeper than " + MAX_INCLUDE_DEPTH + " at " + file);
+    }
+    read.add(file);
+    StringBuilder out = new StringBuilder();
+    for (String line : Files.readString(file, StandardCharsets.UTF_8).split("\n", -1)) {
+      if (!firstWord(line).equals("include")) {
+        out.append(line).append('\n');
+        continue;
+      }
+      String rest = line.strip().substring("include".length()).replaceFirst("^[\\s=]+", "");
+      for (String pattern : rest.split("\\s+")) {
+        if (pattern.isEmpty()) {
+          continue;
+        }
+        for (Path included : matches(pattern, sshDir)) {
+          out.append(withIncludes(included, sshDir, read, depth + 1));
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<Path> matches(String pattern, Path sshDir) throws IOException {
+    String expanded =
+        pattern.startsWith("~/") ? System.getProperty("user.home") + pattern.substring(1) : pattern;
+    Path path = Path.of(expanded);
+    Path full = path.isAbsolute() ? path : sshDir.resolve(path);
+    Path dir = full.getParent();
+    String name = full.getFileName().toString();
+    List<Path> found = new ArrayList<>();
+    if (!name.contains("*") && !name.contains("?") && !name.contains("[")) {
+      if (Files.isRegularFile(full)) {
+        found.add(full);
+      }
+      return found;
+    }
+    if (dir == null || !Files.isDirectory(dir)) {
+      return found;
+    }
+    PathMatcher glob = dir.getFileSystem().getPathMatcher("glob:" + name);
+    try (Stream<Path> entries = Files.list(dir)) {
+      entries
+          .filter(p -> glob.matches(p.getFileName()) && Files.isRegularFile(p))
+          .sorted()
+          .forEach(found::add);
+    }
+    return found;
   }
 
   /** What SSHD consults for ProxyJump hosts. */

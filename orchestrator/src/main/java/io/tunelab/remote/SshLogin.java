@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.apache.sshd.client.future.ConnectFuture;
@@ -127,6 +128,16 @@ final class SshLogin {
         .toString();
   }
 
+  /** Which SSH config files gave no HostName for the address, for "unknown host name". */
+  private String configsRead() {
+    List<Path> files = config.files();
+    return files.isEmpty()
+        ? " (no SSH config was read)"
+        : " (SSH config read: "
+            + files.stream().map(Path::toString).collect(Collectors.joining(", "))
+            + ")";
+  }
+
   /** A connection failure as the user should read it: the host key, the network, or else. */
   private HostRefusedException refused(
       HostKeyCheck check, Throwable e, String what, Duration waited) {
@@ -142,7 +153,8 @@ final class SshLogin {
       }
       if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
         return new HostRefusedException(
-            spec.name(), what + ": unknown host name " + target.getHostName() + fix);
+            spec.name(),
+            what + ": unknown host name " + target.getHostName() + configsRead() + fix);
       }
       if (t instanceof NoRouteToHostException) {
         return new HostRefusedException(spec.name(), what + ": no route to host" + fix);

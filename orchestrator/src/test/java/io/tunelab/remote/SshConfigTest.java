@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.TunelabException;
 import io.tunelab.inventory.HostSpec;
 import io.tunelab.inventory.Inventory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -177,5 +180,44 @@ class SshConfigTest {
     String config = "Host a\n  Port 1\nMatch all\n  Port 2\n  User x\n  host b\n  Port 3\n";
     assertEquals(
         "Host a\n  Port 1\n\n\n\n  host b\n  Port 3\n\n", SshConfig.withoutMatchSections(config));
+  }
+
+  @Test
+  void includeIsFollowedWithGlobsRelativeToTheConfigsDirectory() throws Exception {
+    Path ssh = Files.createDirectories(dir.resolve("ssh"));
+    Path config = ssh.resolve("config");
+    Files.writeString(config, "Include config.d/*.conf\nHost *\n  ServerAliveInterval 30\n");
+    Path parts = Files.createDirectories(ssh.resolve("config.d"));
+    Files.writeString(
+        parts.resolve("20-ghost.conf"), "Host ghost4\n  HostName 127.0.0.1\n  Port 2222\n");
+    Files.writeString(parts.resolve("10-user.conf"), "Include " + ssh.resolve("user.inc") + "\n");
+    Files.writeString(ssh.resolve("user.inc"), "Host ghost4\n  User alice\n");
+    Files.writeString(parts.resolve("ignored.txt"), "Host ghost4\n  Port 1\n");
+
+    SshConfig read = SshConfig.read(config, "me");
+    HostSpec spec =
+        Inventory.load("hosts.yaml", "hosts:\n  ghost4: {}\n", dir.toString()).require("ghost4");
+    HostConfigEntry entry = read.resolve(spec);
+
+    assertEquals("127.0.0.1", entry.getHostName());
+    assertEquals(2222, entry.getPort());
+    assertEquals("alice", entry.getUsername());
+    assertEquals(
+        List.of(
+            config,
+            parts.resolve("10-user.conf"),
+            ssh.resolve("user.inc"),
+            parts.resolve("20-ghost.conf")),
+        read.files());
+  }
+
+  @Test
+  void anIncludeThatIncludesItselfIsRefusedNotFollowedForever() throws Exception {
+    Path config = dir.resolve("config");
+    Files.writeString(config, "Include " + config + "\n");
+    assertTrue(
+        assertThrows(TunelabException.class, () -> SshConfig.read(config, "me"))
+            .getMessage()
+            .contains("Include nested deeper than 16"));
   }
 }
