@@ -2,18 +2,36 @@
 # ---------------------------------------------------------------------------
 # The trial verbs: run, start, go, wait, stop and cancel, and what a trial answers.
 
-# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file: all of it up to OUT_CAP lines
-# (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES lines.
-# Arguments: KIND, NAME, FILE, all|tail.
+# Relays a line of a workload's output inside an answer line: a backslash becomes \\ and every
+# other control character but TAB becomes \xHH, so that no CR (a progress bar, a CRLF file)
+# can end the answer's line early and nothing a workload prints can pose as the agent's own
+# rows. The controller decodes it back to the bytes printed.
+ESCAPE_AWK='
+BEGIN { for (n = 1; n < 32; n++) if (n != 9) code[sprintf("%c", n)] = n; code[sprintf("%c", 127)] = 127 }
+function esc(s,   out, i, c) {
+  if (s !~ /[\\\001-\010\013-\037\177]/) return s
+  out = ""
+  for (i = 1; i <= length(s); i++) {
+    c = substr(s, i, 1)
+    if (c == "\\") out = out "\\\\"
+    else if (c in code) out = out sprintf("\\x%02x", code[c])
+    else out = out c
+  }
+  return out
+}'
+
+# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file, escaped as ESCAPE_AWK says: all
+# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES
+# lines. Arguments: KIND, NAME, FILE, all|tail.
 job_lines() {
   [ -s "$3" ] || return 0
   BULKY_RESPONSE=1
   if [ "$4" = all ]; then
-    awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" '
-      NR <= cap { print p $0 }
+    awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" "$ESCAPE_AWK"'
+      NR <= cap { print p esc($0) }
       END { if (NR > cap) printf "cut\t%s\t%d\n", name, NR - cap }' "$3"
   else
-    tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" '{ print p $0 }'
+    tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" "$ESCAPE_AWK"'{ print p esc($0) }'
   fi
 }
 

@@ -342,7 +342,10 @@ public final class AgentSession implements AutoCloseable {
     try {
       Transport.ExecResult result =
           transport.exec("exec sh " + path + " " + verb.wire(), payload, timeout);
-      List<String> lines = result.stdoutText().lines().toList();
+      // LF alone ends a line, as on the serve channel: a CR is part of the line it is in.
+      String text = result.stdoutText();
+      List<String> lines =
+          text.isEmpty() ? List.of() : List.of(text.replaceFirst("\n$", "").split("\n", -1));
       if (result.exitCode() != 0 && lines.isEmpty()) {
         throw new AgentException(
             transport.host(), "'" + verb + "' failed: " + result.stderrText().trim());

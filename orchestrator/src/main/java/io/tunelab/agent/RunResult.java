@@ -21,7 +21,7 @@ public record RunResult(int status, List<JobResult> jobs) {
     Map<String, List<String>> out = tails(answer, "out");
     Map<String, List<String>> err = tails(answer, "err");
     List<JobResult> jobs = new ArrayList<>();
-    for (String[] r : answer.rows("job", 5)) {
+    for (String[] r : answer.uniqueRows("job", 5).values()) {
       try {
         jobs.add(
             new JobResult(
@@ -43,7 +43,8 @@ public record RunResult(int status, List<JobResult> jobs) {
     Map<String, List<String>> tails = new LinkedHashMap<>();
     answer
         .rows(kind, 3)
-        .forEach(r -> tails.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r[2]));
+        .forEach(
+            r -> tails.computeIfAbsent(r[1], n -> new ArrayList<>()).add(Answer.relayed(r[2])));
     return tails;
   }
 }

@@ -1,9 +1,8 @@
 package io.tunelab.agent;
 
 import io.tunelab.remote.Transport;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -150,19 +149,18 @@ final class ServeChannel implements AutoCloseable {
     Thread reader =
         new Thread(
             () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(
-                          stderr ? channel.stderr() : channel.stdout(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
+              try (InputStream stream = stderr ? channel.stderr() : channel.stdout()) {
+                LineFrames in = new LineFrames(stream);
+                for (String line = in.next(); line != null; line = in.next()) {
                   if (stderr) {
                     keepStderr(line);
                   } else {
                     incoming.add(line);
                   }
                 }
-              } catch (IOException e) {
-                // the channel closed; EOF below tells any waiting request
+              } catch (Throwable e) {
+                // The channel closed, or reading it failed in any way (even out of memory): EOF
+                // below tells any waiting request instead of leaving it to wait for its timeout.
               }
               if (!stderr) {
                 incoming.add(EOF);

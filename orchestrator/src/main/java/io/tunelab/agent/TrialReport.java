@@ -24,7 +24,7 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
   static TrialReport from(Answer answer) {
     RunResult run = RunResult.from(answer);
     Map<String, Stopped> stopped = new HashMap<>();
-    for (String[] r : answer.rows("stopped", 3)) {
+    for (String[] r : answer.uniqueRows("stopped", 3).values()) {
       stopped.put(
           r[1],
           switch (r[2]) {
@@ -34,11 +34,11 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
           });
     }
     Map<String, Scheduling> sched = new HashMap<>();
-    for (String[] r : answer.rows("sched", 5)) {
+    for (String[] r : answer.uniqueRows("sched", 5).values()) {
       sched.put(r[1], new Scheduling(integer(answer, r[2]), blank(r[3]), blank(r[4])));
     }
     Map<String, Long> cut = new HashMap<>();
-    for (String[] r : answer.rows("cut", 3)) {
+    for (String[] r : answer.uniqueRows("cut", 3).values()) {
       Integer dropped = integer(answer, r[2]);
       cut.put(r[1], dropped == null ? 0L : dropped);
     }
@@ -54,7 +54,7 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
     Map<String, List<String>> out = lines(answer, "out");
     Map<String, List<String>> err = lines(answer, "err");
     List<MonitorReport> monitors = new ArrayList<>();
-    for (String[] r : answer.rows("monitor", 3)) {
+    for (String[] r : answer.uniqueRows("monitor", 3).values()) {
       monitors.add(
           new MonitorReport(
               r[1],
@@ -69,7 +69,8 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
     Map<String, List<String>> byName = new LinkedHashMap<>();
     answer
         .rows(kind, 3)
-        .forEach(r -> byName.computeIfAbsent(r[1], n -> new ArrayList<>()).add(r[2]));
+        .forEach(
+            r -> byName.computeIfAbsent(r[1], n -> new ArrayList<>()).add(Answer.relayed(r[2])));
     return byName;
   }
 
