@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,17 +36,56 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
   private final HostKeyPolicy policy;
   private final Path file;
   private final List<SshdSocketAddress> endpoints;
+  private final HostKeyPins pins;
   private volatile String refusal;
 
   /**
    * @param endpoints the hosts this connection meets: the target and any ProxyJump hosts
+   * @param pins the keys this process has seen, which a reconnect must show again
    */
-  HostKeyCheck(HostKeyPolicy policy, Path file, List<SshdSocketAddress> endpoints) {
+  HostKeyCheck(
+      HostKeyPolicy policy, Path file, List<SshdSocketAddress> endpoints, HostKeyPins pins) {
     super(AcceptAllServerKeyVerifier.INSTANCE, file);
     this.policy = policy;
     this.file = file;
     this.endpoints = List.copyOf(endpoints);
+    this.pins = pins;
     setModifiedServerKeyAcceptor(this::changed);
+  }
+
+  /**
+   * A known_hosts that exists but cannot be read refuses every key (SSHD would fall back to its
+   * delegate, which accepts all); a key that passes must be the one this process saw first.
+   */
+  @Override
+  public boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
+    String where = where(session, remote);
+    if (Files.exists(file) && (!Files.isRegularFile(file) || !Files.isReadable(file))) {
+      refusal =
+          "cannot check the host key of "
+              + where
+              + ": known_hosts "
+              + file
+              + (Files.isDirectory(file) ? " is a directory" : " cannot be read")
+              + "; point known_hosts: at a file";
+      return false;
+    }
+    if (!super.verifyServerKey(session, remote, key)) {
+      return false;
+    }
+    PublicKey pinned = pins.pin(where, key);
+    if (pinned != null) {
+      refusal =
+          "the host key of "
+              + where
+              + " changed during this run (now "
+              + describe(key)
+              + ", first "
+              + describe(pinned)
+              + "); someone may be intercepting the connection";
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -111,15 +149,31 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
   @Override
   protected boolean acceptUnknownHostKey(
       ClientSession session, SocketAddress remote, PublicKey key) {
+    String where = where(session, remote);
     if (policy == HostKeyPolicy.ACCEPT_NEW) {
+      // A key accept-new cannot record would be trusted anew, whatever it is, on every connect.
       try {
         Files.createDirectories(file.toAbsolutePath().getParent());
-      } catch (IOException e) {
-        // the write below fails as well, and the key is accepted for this run only
+        KnownHostEntry entry = prepareKnownHostEntry(session, remote, key);
+        if (entry == null) {
+          throw new IOException("no known_hosts line can be made for " + where);
+        }
+        KnownHostsFile.append(file, entry.getConfigLine());
+        return true;
+      } catch (Exception e) {
+        refusal =
+            "host_key: accept-new cannot record the new key of "
+                + where
+                + " ("
+                + describe(key)
+                + ") in "
+                + file
+                + ": "
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                + "; make the file writable, or add the key to it by hand";
+        return false;
       }
-      return super.acceptUnknownHostKey(session, remote, key);
     }
-    String where = where(session, remote);
     refusal =
         "unknown host key for "
             + where
@@ -135,22 +189,6 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
             + file
             + ") or set host_key: accept-new for this host";
     return false;
-  }
-
-  /** Writes the new entry under a lock and whole (SSHD's own append is neither). */
-  @Override
-  protected KnownHostEntry updateKnownHostsFile(
-      ClientSession session,
-      SocketAddress remote,
-      PublicKey key,
-      Path file,
-      Collection<HostEntryPair> known)
-      throws Exception {
-    KnownHostEntry entry = prepareKnownHostEntry(session, remote, key);
-    if (entry != null) {
-      KnownHostsFile.append(file, entry.getConfigLine());
-    }
-    return entry;
   }
 
   private boolean changed(
@@ -188,17 +226,6 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
             + " @revoked in "
             + file;
     super.handleRevokedKey(session, remote, key);
-  }
-
-  @Override
-  protected void handleKnownHostsFileUpdateFailure(
-      ClientSession session,
-      SocketAddress remote,
-      PublicKey key,
-      Path path,
-      java.util.Collection<HostEntryPair> entries,
-      Throwable reason) {
-    // accept-new could not write the file: the key is trusted for this run only, quietly
   }
 
   private static String describe(PublicKey key) {

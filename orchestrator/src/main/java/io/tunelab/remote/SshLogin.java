@@ -32,14 +32,16 @@ final class SshLogin {
   private final SshOptions options;
   private final SshConfig config;
   private final boolean agent;
+  private final HostKeyPins pins;
   private final HostConfigEntry target;
   private final String login;
 
-  SshLogin(HostSpec spec, SshOptions options, SshConfig config, boolean agent) {
+  SshLogin(HostSpec spec, SshOptions options, SshConfig config, boolean agent, HostKeyPins pins) {
     this.spec = spec;
     this.options = options;
     this.config = config;
     this.agent = agent;
+    this.pins = pins;
     this.target = config.resolve(spec);
     this.login = target.getUsername() + "@" + target.getHostName() + ":" + target.getPort();
   }
@@ -77,7 +79,7 @@ final class SshLogin {
     for (HostConfigEntry jump : config.jumps(target)) {
       endpoints.add(new SshdSocketAddress(jump.getHostName(), jump.getPort()));
     }
-    return new HostKeyCheck(spec.hostKey(), knownHosts, endpoints);
+    return new HostKeyCheck(spec.hostKey(), knownHosts, endpoints, pins);
   }
 
   private ClientSession connect(SshClient client, AttributeRepository context, HostKeyCheck check) {

@@ -24,6 +24,7 @@ public final class SshSessions implements AutoCloseable {
   private final SshOptions options;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
   private final Map<String, Transport> open = new ConcurrentHashMap<>();
+  private final HostKeyPins pins = new HostKeyPins();
   private SshClient client;
   private SshConfig config;
   private boolean agent;
@@ -46,7 +47,7 @@ public final class SshSessions implements AutoCloseable {
         return existing;
       }
       SshClient started = client();
-      SshTransport ssh = new SshLogin(spec, options, config, agent).run(started);
+      SshTransport ssh = new SshLogin(spec, options, config, agent, pins).run(started);
       Transport transport = ssh;
       if (spec.become() == Become.SUDO) {
         SudoTransport sudo = new SudoTransport(ssh, ssh.user());

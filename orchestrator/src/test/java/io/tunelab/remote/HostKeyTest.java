@@ -185,4 +185,62 @@ class HostKeyTest {
           e.getMessage());
     }
   }
+
+  private static HostSpec acceptNew(SshFixture fx, TestSshServer server, Path key, String file) {
+    return fx.host(
+        "address: 127.0.0.1",
+        "port: " + server.port(),
+        "identity: " + key,
+        "known_hosts: " + file,
+        "host_key: accept-new");
+  }
+
+  @Test
+  void acceptNewRefusesAKnownHostsThatIsADirectory() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    Files.createDirectories(dir.resolve("kh-dir"));
+    try (TestSshServer server = TestSshServer.start()) {
+      Path key = fx.authorizedKey(server, "id", "ed25519");
+      HostRefusedException e = refused(fx, acceptNew(fx, server, key, "kh-dir"));
+      assertTrue(e.getMessage().contains("is a directory"), e.getMessage());
+    }
+  }
+
+  @Test
+  void acceptNewRefusesAKeyItCannotRecord() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    Files.writeString(dir.resolve("plain-file"), "not a directory\n");
+    try (TestSshServer server = TestSshServer.start()) {
+      Path key = fx.authorizedKey(server, "id", "ed25519");
+      HostRefusedException e = refused(fx, acceptNew(fx, server, key, "plain-file/known_hosts"));
+      assertTrue(
+          e.getMessage().contains("accept-new cannot record the new key of [127.0.0.1]:"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains(server.fingerprint()), e.getMessage());
+    }
+  }
+
+  @Test
+  void aReconnectWithinARunMustShowTheKeySeenFirst() throws Exception {
+    SshFixture fx = new SshFixture(dir);
+    try (TestSshServer server = TestSshServer.start();
+        SshSessions sessions = new SshSessions(fx.options())) {
+      Path key = fx.authorizedKey(server, "id", "ed25519");
+      HostSpec spec = acceptNew(fx, server, key, "pinned/known_hosts");
+      Transport first = sessions.connect(spec);
+      assertEquals("ok\n", first.exec("echo ok", null, Duration.ofSeconds(10)).stdoutText());
+      first.close();
+      // known_hosts removed meanwhile and the host answers with another key: accept-new alone
+      // would take it as new.
+      Files.delete(dir.resolve("pinned/known_hosts"));
+      KeyPair other = TestSshServer.newHostKey();
+      server.setKeys(other);
+
+      HostRefusedException e =
+          assertThrows(HostRefusedException.class, () -> sessions.connect(spec));
+      assertTrue(e.getMessage().contains("changed during this run"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains(KeyUtils.getFingerPrint(other.getPublic())), e.getMessage());
+    }
+  }
 }
