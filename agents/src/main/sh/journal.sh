@@ -140,6 +140,8 @@ pair_partner() {
     /proc/sys/vm/dirty_ratio) PAIR_PARTNER=dirty_bytes ;;
     /proc/sys/vm/dirty_background_bytes) PAIR_PARTNER=dirty_background_ratio ;;
     /proc/sys/vm/dirty_background_ratio) PAIR_PARTNER=dirty_background_bytes ;;
+    /proc/sys/vm/overcommit_kbytes) PAIR_PARTNER=overcommit_ratio ;;
+    /proc/sys/vm/overcommit_ratio) PAIR_PARTNER=overcommit_kbytes ;;
     *) return 1 ;;
   esac
 }
@@ -155,7 +157,7 @@ journal_for_write() {
     jw_gb=${1%/*}/$PAIR_PARTNER
     jw_rb=${2%/*}/$PAIR_PARTNER
     case $1 in
-      *_bytes) save_pair "$1" "$2" "$jw_gb" "$jw_rb" ;;
+      *bytes) save_pair "$1" "$2" "$jw_gb" "$jw_rb" ;;
       *) save_pair "$jw_gb" "$jw_rb" "$1" "$2" ;;
     esac
     return $?

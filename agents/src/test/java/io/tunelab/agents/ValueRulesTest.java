@@ -201,6 +201,8 @@ class ValueRulesTest {
                 "/proc/sys/vm/dirty_ratio",
                 "/proc/sys/vm/dirty_background_bytes",
                 "/proc/sys/vm/dirty_background_ratio",
+                "/proc/sys/vm/overcommit_kbytes",
+                "/proc/sys/vm/overcommit_ratio",
                 "/proc/sys/vm/swappiness",
                 "/sys/block/loop0/queue/dirty_bytes");
 
@@ -210,6 +212,8 @@ class ValueRulesTest {
             "dirty_bytes",
             "dirty_background_ratio",
             "dirty_background_bytes",
+            "overcommit_ratio",
+            "overcommit_kbytes",
             "none",
             "none"),
         result.lines());

@@ -5,14 +5,16 @@ import java.util.Optional;
 
 /**
  * Two sysctls of which the kernel keeps only one active: writing {@code vm.dirty_bytes} zeroes
- * {@code vm.dirty_ratio} and vice versa (likewise the background pair). The active member is {@code
- * bytes} when it is non-zero, else {@code ratio}.
+ * {@code vm.dirty_ratio} and vice versa (likewise the background pair, and {@code
+ * vm.overcommit_kbytes} with {@code vm.overcommit_ratio}). The active member is {@code bytes} when
+ * it is non-zero, else {@code ratio}.
  */
 public record ExclusivePair(Knob bytes, Knob ratio) {
   private static final List<ExclusivePair> ALL =
       List.of(
           pair("dirty_bytes", "dirty_ratio"),
-          pair("dirty_background_bytes", "dirty_background_ratio"));
+          pair("dirty_background_bytes", "dirty_background_ratio"),
+          pair("overcommit_kbytes", "overcommit_ratio"));
 
   /** Every exclusive pair the catalogue knows. */
   public static List<ExclusivePair> all() {

@@ -205,6 +205,25 @@ class ApplyPlannerTest {
   }
 
   @Test
+  void theOvercommitPairIsRestoredToTheMemberThatWasActive() {
+    StringBuilder out = new StringBuilder();
+    Run r =
+        new Run(
+            out,
+            "overcommit pair: kbytes set, ratio active at start",
+            new FakeKernel("none"),
+            "vm.overcommit_kbytes");
+    r.trial("1048576");
+    r.trial("default");
+    r.trial("2097152");
+    r.restore();
+    GoldenFiles.assertMatches("knob/apply-overcommit.txt", out.toString());
+    assertTrue(
+        out.toString().endsWith("host: vm.overcommit_kbytes=0 vm.overcommit_ratio=50\n\n"),
+        out.toString());
+  }
+
+  @Test
   void bothMembersOfAPairInOneCellConflict() {
     Map<Knob, String> requested = new LinkedHashMap<>();
     requested.put(KnobCatalogue.parse("vm.dirty_bytes"), "100M");

@@ -41,6 +41,8 @@ final class FakeKernel {
     files.put("/proc/sys/vm/dirty_background_bytes", "0");
     files.put("/proc/sys/vm/dirty_background_ratio", "10");
     files.put("/proc/sys/vm/dirty_expire_centisecs", "3000");
+    files.put("/proc/sys/vm/overcommit_kbytes", "0");
+    files.put("/proc/sys/vm/overcommit_ratio", "50");
     files.put("/proc/sys/net/ipv4/tcp_rmem", "4096\t131072\t6291456");
     files.put("/sys/module/loop/parameters/max_part", "0");
     select(scheduler);
@@ -190,6 +192,13 @@ final class FakeKernel {
       queue(attr, number(value));
     } else if (path.startsWith(IOSCHED)) {
       files.put(path, Long.toString(number(value)));
+    } else if (path.startsWith("/proc/sys/vm/overcommit_") && !path.endsWith("overcommit_memory")) {
+      // Either write zeroes the other, as mm/util.c's handlers do.
+      String other = path.endsWith("kbytes") ? "ratio" : "kbytes";
+      if (!value.equals(files.get(path))) {
+        files.put(path, Long.toString(number(value)));
+        files.put("/proc/sys/vm/overcommit_" + other, "0");
+      }
     } else if (path.startsWith("/proc/sys/vm/dirty_")) {
       dirty(attr, number(value));
     } else {
