@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * /proc and /sys, and it only reads (no journal, no agent left behind). Other tests may change
  * knobs meanwhile, so values are compared only where they were the same before and after.
  */
+@Integration
 class HostsFactsTest {
   private static final List<String> VM =
       List.of(

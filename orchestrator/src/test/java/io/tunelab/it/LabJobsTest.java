@@ -9,6 +9,7 @@ import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore.ProcessRecord;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A trial's jobs on the lab's two hosts over real SSH (lab/lab): they start together behind one
  * barrier across both, and a host that only monitors samples the whole workload.
  */
+@Integration
 class LabJobsTest {
   static Map<String, String> env;
   @TempDir Path dir;

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * controller runs as its own JVM with an agent state directory of its own; every process the agent
  * starts inherits that {@code TUNELAB_STATE}, which is how they are counted.
  */
+@Integration
 class NoProcessLeftBehindTest {
   @TempDir Path dir;
   Path state;

@@ -10,6 +10,7 @@ import io.tunelab.store.ResultStore.ProcessRecord;
 import io.tunelab.store.ResultStore.TrialOutput;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.testing.Integration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the test creates. Trial results are checked as the runner hands them to the store (process
  * records, monitor rows, fio's JSON) and samples as the store wrote them.
  */
+@Integration
 class WorkloadJobsTest {
   @TempDir Path dir;
   LoopDisk disk;
