@@ -7,7 +7,6 @@ import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,12 +30,9 @@ class AgentOverSshTest {
           sessions.connect(fx.hostFor(server, fx.authorizedKey(server, "id", "ed25519")));
       try (AgentSession agent = AgentSession.start(ssh, AgentScript.load())) {
         assertTrue(agent.remotePath().startsWith(remoteHome.toString()), agent.remotePath());
-        long start = System.nanoTime();
         for (int i = 0; i < 20; i++) {
           assertEquals("1", agent.hello().version());
         }
-        long perRequest = Duration.ofNanos(System.nanoTime() - start).toMillis() / 20;
-        assertTrue(perRequest < 200, "a request took " + perRequest + " ms");
       }
       // A second start finds the installed copy by its hash: still one session.
       try (AgentSession again = AgentSession.start(ssh, AgentScript.load())) {
