@@ -26,9 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 10: the lab's iSCSI target and NFS server answer libiscsi's and libnfs's user-space clients
- * on loopback only, and {@code lab/lab down} leaves no process, mount, loop disk or state behind,
- * also after an {@code up} killed halfway.
+ * The lab's iSCSI target and NFS server answer libiscsi's and libnfs's user-space clients on
+ * loopback only, and {@code lab/lab down} leaves no process, mount, loop disk or state behind, also
+ * after an {@code up} killed halfway.
  */
 @Integration
 class LabServersTest {

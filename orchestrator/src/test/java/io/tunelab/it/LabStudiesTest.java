@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10: each of the five study matrices of matrices/lab runs at a smaller scale through the
- * lab's real hosts, iSCSI target and NFS server, and its documented table command prints the
- * study's table.
+ * Each of the five study matrices of matrices/lab runs at a smaller scale through the lab's real
+ * hosts, iSCSI target and NFS server, and its documented table command prints the study's table.
  */
 @Integration
 class LabStudiesTest {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13: after every way a run can end, no process that tunelab started is left on the host. The
+ * After every way a run can end, no process that tunelab started is left on the host. The
  * controller runs as its own JVM with an agent state directory of its own; every process the agent
  * starts inherits that {@code TUNELAB_STATE}, which is how they are counted.
  */
