@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -38,13 +37,7 @@ public final class SshRoundTripBench {
 
   private static void measure(Path dir, int count) throws Exception {
     SshFixture fx = new SshFixture(dir);
-    Path remoteHome = Files.createDirectories(dir.resolve("remote-home"));
-    Map<String, String> env =
-        Map.of(
-            "HOME", remoteHome.toString(),
-            "XDG_CACHE_HOME", remoteHome.resolve(".cache").toString(),
-            "TUNELAB_STATE", dir.resolve("state").toString());
-    try (TestSshServer server = TestSshServer.start(env);
+    try (TestSshServer server = TestSshServer.start(fx.remoteEnv());
         SshSessions sessions = new SshSessions(fx.options())) {
       Transport ssh = sessions.connect(fx.hostFor(server, authorizedKey(server, dir)));
       System.out.println(lineRoundTrips(ssh, count));
