@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.inventory.HostSpec;
 import io.tunelab.testing.Prerequisites;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -195,9 +196,9 @@ class SshAuthTest {
             .redirectOutput(dir.resolve("agent.log").toFile())
             .start();
     try {
-      for (int i = 0; i < 100 && !Files.exists(socket); i++) {
-        Thread.sleep(20);
-      }
+      assertTrue(
+          TestTime.poll(Duration.ofSeconds(10), Duration.ofMillis(20), () -> Files.exists(socket)),
+          "ssh-agent made no socket: " + Files.readString(dir.resolve("agent.log")));
       ProcessBuilder add = new ProcessBuilder("ssh-add", key.toString()).redirectErrorStream(true);
       add.environment().put("SSH_AUTH_SOCK", socket.toString());
       Process adding = add.start();
