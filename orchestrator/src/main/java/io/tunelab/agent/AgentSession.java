@@ -99,8 +99,8 @@ public final class AgentSession implements AutoCloseable {
   }
 
   /**
-   * False once this session can never answer again: a request failed or timed out, the agent
-   * exited, or the connection to its host was lost.
+   * False once the session can never answer again: a request failed or timed out, the agent exited,
+   * or the connection to its host was lost.
    */
   public boolean isOpen() {
     return channel.isOpen();
@@ -303,7 +303,7 @@ public final class AgentSession implements AutoCloseable {
     return killed;
   }
 
-  /** Stale answers this session discarded, for tests. */
+  /** Stale answers the session discarded, for tests. */
   long discardedAnswers() {
     return channel.discarded();
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.TestTime;
 import io.tunelab.workload.Stopped;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,10 +211,13 @@ class TrialSessionTest {
 
       // Most likely before the agent has even read the request: the first cancel finds no trial.
       agent.cancel();
-      TrialReport report = run.get(20, java.util.concurrent.TimeUnit.SECONDS);
+      TrialReport report = run.get(TestTime.seconds(20), java.util.concurrent.TimeUnit.SECONDS);
 
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      assertTrue(seconds < 10, "the trial ran on for " + seconds + " s");
+      Duration took = Duration.ofNanos(System.nanoTime() - t0);
+      // stopped, not run to the end of its sleep 30
+      assertTrue(
+          took.compareTo(TestTime.scaled(Duration.ofSeconds(10))) < 0,
+          "the trial ran on for " + took);
       assertTrue(report.processes().get(0).result().exitCode() != 0, report.toString());
       assertFalse(Files.exists(dir.resolve("RAN")));
     }

@@ -9,6 +9,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -41,7 +42,7 @@ class StatusCommandTest {
                 store.recordEvent(id, "trial", null, "[1/2] bs=1M rep 1: 16.000 s");
                 store.startTrial(trials.get(1).trialId());
                 inSecondTrial.countDown();
-                statusRead.await(30, TimeUnit.SECONDS);
+                statusRead.await(TestTime.seconds(30), TimeUnit.SECONDS);
                 store.finishTrial(trials.get(1).trialId(), Fixtures.gib64(16));
                 store.setExperimentStatus(id, ExperimentStatus.FINISHED);
               } catch (InterruptedException e) {
@@ -50,7 +51,7 @@ class StatusCommandTest {
             });
     run.start();
     try {
-      assertTrue(inSecondTrial.await(30, TimeUnit.SECONDS));
+      assertTrue(inSecondTrial.await(TestTime.seconds(30), TimeUnit.SECONDS));
 
       Cli.Result r = Cli.tunelab("status", "--db", db.toString());
 

@@ -3,6 +3,7 @@ package io.tunelab.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import io.tunelab.testing.ReleaseArchive;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The release archive unpacked in a temporary directory runs from anywhere with only a Java
  * runtime: no checkout, no Maven. (The full quickstart from it needs root: it.ArchiveQuickstartIT.)
  */
+@Integration
 class ReleaseArchiveIT {
   @TempDir static Path dir;
   static Path home;

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import io.tunelab.testing.ReleaseArchive;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * another one: the archive holds everything a run needs besides Java. Needs root (loop disk,
  * sysfs), like QuickstartTest; runs after package (failsafe).
  */
+@Integration
 class ArchiveQuickstartIT {
   @TempDir Path dir;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after {@code kill -9}, {@code restore} and {@code resume} tear it down with what its steps had
  * captured.
  */
+@Integration
 class CellRecoveryTest {
   @TempDir Path dir;
   Path log;

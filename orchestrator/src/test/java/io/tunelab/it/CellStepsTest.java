@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cell_setup and cell_teardown around each cell, before_trial and after_trial commands: real runs
  * through the CLI and the local agent, as root, on a loop disk the test makes.
  */
+@Integration
 class CellStepsTest {
   @TempDir Path dir;
   LoopDisk disk;

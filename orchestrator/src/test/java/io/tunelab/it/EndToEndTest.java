@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real runs on a real loop disk, as root, through the CLI and the real agent. */
+@Integration
 class EndToEndTest {
   @TempDir Path dir;
   LoopDisk disk;

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bench/faults.sh at a small count (three controller kills, the database locked for 3 s): every row
  * of its table says nothing was lost, duplicated or left behind (docs/reliability.md).
  */
+@Integration
 class FaultsScriptTest {
   @TempDir Path dir;
 

@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -22,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * /proc and /sys, and it only reads (no journal, no agent left behind). Other tests may change
  * knobs meanwhile, so values are compared only where they were the same before and after.
  */
+@Integration
 class HostsFactsTest {
   private static final List<String> VM =
       List.of(
@@ -66,20 +72,26 @@ class HostsFactsTest {
   void theLocalHostsFactsAreWhatTheKernelShowsAndNothingIsWritten() throws Exception {
     Lab.requireRoot();
     // A test of another area may set a knob and put it back while this one reads: a value that
-    // was the same before and after can still have been different in between. Try again then.
-    for (int attempt = 1; ; attempt++) {
-      try {
-        askAndCompare();
-        return;
-      } catch (AssertionError e) {
-        if (attempt == 3) {
-          throw e;
-        }
-      }
-    }
+    // was the same before and after can still have been different in between, and that round
+    // shows it as a mismatch. Asked again until a round has none, up to the deadline.
+    List<String> mismatches = new ArrayList<>();
+    boolean agreed =
+        TestTime.poll(
+            Duration.ofSeconds(60),
+            Duration.ofMillis(500),
+            () -> {
+              mismatches.clear();
+              mismatches.addAll(askAndCompare());
+              return mismatches.isEmpty();
+            });
+    assertTrue(agreed, "hosts facts differ from the kernel in every round: " + mismatches);
   }
 
-  private static void askAndCompare() throws Exception {
+  /**
+   * Asks for the facts and asserts what no other test changes; returns where a value differs from
+   * the kernel's, as "FILE: facts X, kernel Y".
+   */
+  private static List<String> askAndCompare() throws Exception {
     Map<String, String> before = snapshot();
 
     Cli.Result table = Cli.tunelab("hosts", "facts");
@@ -111,9 +123,10 @@ class HostsFactsTest {
             .replaceAll("[^0-9]", "");
     assertEquals(Long.parseLong(memTotal), host.get("mem_kb").asLong());
 
+    List<String> mismatches = new ArrayList<>();
     for (String v : VM) {
       if (stable.containsKey("vm/" + v)) {
-        assertEquals(stable.get("vm/" + v), host.get("vm").get(v).asText(), v);
+        differs(mismatches, "vm/" + v, stable.get("vm/" + v), host.get("vm").get(v).asText());
         assertTrue(table.out().contains("\nvm." + v + " "), table.out());
       }
     }
@@ -127,16 +140,31 @@ class HostsFactsTest {
       String dev = key.substring(0, key.indexOf('/'));
       String file = key.substring(key.indexOf('/') + 1);
       JsonNode d = devices.get(dev);
-      assertTrue(d != null, dev + " missing from " + devices.keySet());
       String value = stable.get(key);
+      if (d == null) {
+        // a loop device of another test, detached and attached again meanwhile
+        mismatches.add(key + ": no device " + dev + " in the facts " + devices.keySet());
+        continue;
+      }
       switch (file) {
         case "scheduler" -> {
           String current = value.replaceAll(".*\\[(.*)\\].*", "$1");
-          assertEquals(value.contains("[") ? current : null, d.get("scheduler").textValue(), dev);
-          assertTrue(table.out().contains(value), dev + ": " + value + " in " + table.out());
+          differs(
+              mismatches,
+              key,
+              value.contains("[") ? current : null,
+              d.get("scheduler").textValue());
+          if (!table.out().contains(value)) {
+            mismatches.add(key + ": the table does not show " + value);
+          }
         }
-        case "rotational" -> assertEquals(value.equals("1"), d.get("rotational").asBoolean(), dev);
-        default -> assertEquals(value, d.get(file).asText(), dev + " " + file);
+        case "rotational" ->
+            differs(
+                mismatches,
+                key,
+                String.valueOf(value.equals("1")),
+                String.valueOf(d.get("rotational").asBoolean()));
+        default -> differs(mismatches, key, value, d.get(file).asText());
       }
     }
 
@@ -144,6 +172,13 @@ class HostsFactsTest {
     String state = System.getenv("TUNELAB_STATE");
     if (state != null) {
       assertFalse(Files.exists(Path.of(state, "journal")), "a journal in " + state);
+    }
+    return mismatches;
+  }
+
+  private static void differs(List<String> mismatches, String file, String kernel, String facts) {
+    if (!Objects.equals(kernel, facts)) {
+      mismatches.add(file + ": facts " + facts + ", kernel " + kernel);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * management port 3261) over a loop disk of its own, so the lab's target is left alone.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Integration
 class IscsiReadTest {
   private static final String PORT = "3261";
   private static final String PORTAL = "127.0.0.9:" + PORT;

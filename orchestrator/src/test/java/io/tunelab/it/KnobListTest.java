@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Knobs over a list capture and knobs named through a cell's captures, on three loop disks the test
  * makes: applied per device, recorded per device, restored.
  */
+@Integration
 class KnobListTest {
   @TempDir Path dir;
   final List<LoopDisk> disks = new ArrayList<>();

@@ -1,31 +1,19 @@
 package io.tunelab.it;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.tunelab.testing.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 
 /** What the end-to-end tests need from this machine, and a way to call the CLI in-process. */
 final class Lab {
   private Lab() {}
 
   /** Root is required; under CI a missing requirement fails instead of skipping. */
-  static void requireRoot() throws IOException {
-    String status = Files.readString(Path.of("/proc/self/status"));
-    boolean root = status.lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
-    if (!root) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("these tests need root (loop devices, sysfs writes) and CI=true forbids skipping");
-      }
-      Assumptions.abort("needs root: loop devices and sysfs writes");
-    }
+  static void requireRoot() {
+    Prerequisites.root("loop devices and sysfs writes");
   }
 
   /**
@@ -33,22 +21,7 @@ final class Lab {
    * of skipping.
    */
   static void requireCommands(String... names) {
-    String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin";
-    List<String> missing = new ArrayList<>();
-    for (String name : names) {
-      if (Arrays.stream(path.split(":"))
-          .filter(d -> !d.isEmpty())
-          .noneMatch(d -> Files.isExecutable(Path.of(d, name)))) {
-        missing.add(name);
-      }
-    }
-    if (!missing.isEmpty()) {
-      String why = "missing " + missing + ": run lab/deps as root";
-      if ("true".equals(System.getenv("CI"))) {
-        fail(why + " (CI=true forbids skipping)");
-      }
-      Assumptions.abort(why);
-    }
+    Prerequisites.commands("run lab/deps as root", names);
   }
 
   /** The lab's {@code lab/state/env} as names and values: disks, addresses, URLs (docs/lab.md). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * resume}. Each run is one cell of three trials of {@code sleep 3} on the server, with a knob on
  * each host; the fault hits the second trial.
  */
+@Integration
 class LabFaultsTest {
   private static final Path HOSTSIDE = Path.of("/var/tmp/tunelab-lab");
   static Map<String, String> env;

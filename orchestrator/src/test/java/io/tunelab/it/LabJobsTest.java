@@ -9,6 +9,8 @@ import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore.ProcessRecord;
 import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A trial's jobs on the lab's two hosts over real SSH (lab/lab): they start together behind one
  * barrier across both, and a host that only monitors samples the whole workload.
  */
+@Integration
 class LabJobsTest {
   static Map<String, String> env;
   @TempDir Path dir;
@@ -94,7 +97,9 @@ class LabJobsTest {
           List.of("client", "best-effort: prio 2"), List.of(sleeper.host(), sleeper.ionice()));
       assertFalse(reader.stopped(), "the reader ends by itself");
       assertTrue(sleeper.stopped(), "the duration stops the sleeper");
-      assertTrue(sleeper.seconds() >= 1.9 && sleeper.seconds() < 5, sleeper.toString());
+      assertTrue(
+          sleeper.seconds() >= 1.9 && sleeper.seconds() < 2 + TestTime.seconds(3),
+          sleeper.toString());
     }
     // both hosts are this machine: one clock, so the starts compare directly
     for (List<String> starts :
@@ -102,7 +107,7 @@ class LabJobsTest {
             "select max(value) - min(value) from samples where metric = 'start_ms'"
                 + " and job in ('reader.0', 'sleeper.0') group by trial_id")) {
       double skewMs = Double.parseDouble(starts.get(0));
-      assertTrue(skewMs < 300, "start skew " + skewMs + " ms");
+      assertTrue(skewMs < TestTime.millis(300), "start skew " + skewMs + " ms");
     }
     assertTrue(run.sample("iostat@server:" + env.get("SERVER_DISK"), "r_per_s") > 0);
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -25,10 +26,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 10: the lab's iSCSI target and NFS server answer libiscsi's and libnfs's user-space clients
- * on loopback only, and {@code lab/lab down} leaves no process, mount, loop disk or state behind,
- * also after an {@code up} killed halfway.
+ * The lab's iSCSI target and NFS server answer libiscsi's and libnfs's user-space clients on
+ * loopback only, and {@code lab/lab down} leaves no process, mount, loop disk or state behind, also
+ * after an {@code up} killed halfway.
  */
+@Integration
 class LabServersTest {
   private static final Path HOSTSIDE = Path.of("/var/tmp/tunelab-lab");
   private static final List<String> DAEMONS = List.of("tgtd", "ganesha.nfsd", "rpcbind");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10: each of the five study matrices of matrices/lab runs at a smaller scale through the
- * lab's real hosts, iSCSI target and NFS server, and its documented table command prints the
- * study's table.
+ * Each of the five study matrices of matrices/lab runs at a smaller scale through the lab's real
+ * hosts, iSCSI target and NFS server, and its documented table command prints the study's table.
  */
+@Integration
 class LabStudiesTest {
   private static Map<String, String> env;
   @TempDir Path dir;

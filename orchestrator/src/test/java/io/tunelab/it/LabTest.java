@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two hosts over the lab's real OpenSSH sshd (lab/lab): what crosses SSH, end to end. */
+@Integration
 class LabTest {
   static Map<String, String> env;
   @TempDir Path dir;

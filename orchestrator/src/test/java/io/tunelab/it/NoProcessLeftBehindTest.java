@@ -3,6 +3,7 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -17,10 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13: after every way a run can end, no process that tunelab started is left on the host. The
+ * After every way a run can end, no process that tunelab started is left on the host. The
  * controller runs as its own JVM with an agent state directory of its own; every process the agent
  * starts inherits that {@code TUNELAB_STATE}, which is how they are counted.
  */
+@Integration
 class NoProcessLeftBehindTest {
   @TempDir Path dir;
   Path state;

@@ -10,6 +10,7 @@ import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.Transport;
 import io.tunelab.run.ExperimentRunner;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A host where the agent does not run as root is refused before anything is touched. */
+@Integration
 class NotRootTest {
   @TempDir Path dir;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * An unattended run seen from outside: {@code --max-time}, {@code status} from another process, and
  * a database whose disk fills up mid-run.
  */
+@Integration
 class UnattendedRunTest {
   @TempDir Path dir;
   LoopDisk disk;

@@ -111,7 +111,7 @@ final class CellText {
         .toString();
   }
 
-  /** A short form as before jobs existed, on one line; anything else one line per job. */
+  /** A workload of one job with one process on one line; anything else one line per job. */
   private static String workload(Workload w) {
     Workload.Job only = w.jobs().get(0);
     boolean plain =

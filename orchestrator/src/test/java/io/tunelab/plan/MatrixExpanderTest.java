@@ -135,16 +135,13 @@ class MatrixExpanderTest {
   }
 
   @Test
-  void expandsAHundredThousandCellsQuickly() {
+  void expandsAHundredThousandCells() {
+    // how long this takes is bench/controller.sh's to print, not a test's to assert
     Matrix m = load(bigMatrix());
-    long start = System.nanoTime();
     List<Cell> cells = MatrixExpander.expand(m);
-    long millis = (System.nanoTime() - start) / 1_000_000;
     assertEquals(100_000 - 3125 * 2, cells.size());
     assertEquals(cells.size(), MatrixExpander.count(m));
     assertEquals(cells.size(), cells.get(cells.size() - 1).ordinal());
-    // Generous for slow CI machines; on a laptop this takes well under half a second.
-    assertTrue(millis < 5_000, "expansion took " + millis + " ms");
   }
 
   @Test
@@ -162,7 +159,10 @@ class MatrixExpanderTest {
     assertEquals(MatrixExpander.expand(filtered), MatrixExpander.list(filtered));
   }
 
-  /** Ten axes crossing to 100,000 cells, with settings, a knob axis, cases and an exclude. */
+  /**
+   * Ten axes crossing to 100,000 cells, with settings, a knob axis, cases and an exclude (also the
+   * matrix bench/controller.sh expands).
+   */
   static String bigMatrix() {
     StringBuilder y =
         new StringBuilder("name: big\nsettings:\n  local.vm.dirty_background_ratio: 5\nmatrix:\n");

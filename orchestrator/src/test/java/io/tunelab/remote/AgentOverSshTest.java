@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,24 +16,16 @@ class AgentOverSshTest {
   @Test
   void theAgentInstallsOnceAndAnswersOverOneSession() throws Exception {
     SshFixture fx = new SshFixture(dir);
-    Path remoteHome = Files.createDirectories(dir.resolve("remote-home"));
-    Map<String, String> env =
-        Map.of(
-            "HOME", remoteHome.toString(),
-            "XDG_CACHE_HOME", remoteHome.resolve(".cache").toString(),
-            "TUNELAB_STATE", dir.resolve("state").toString());
-    try (TestSshServer server = TestSshServer.start(env);
+    Path remoteHome = fx.remoteHome();
+    try (TestSshServer server = TestSshServer.start(fx.remoteEnv());
         SshSessions sessions = new SshSessions(fx.options())) {
       Transport ssh =
           sessions.connect(fx.hostFor(server, fx.authorizedKey(server, "id", "ed25519")));
       try (AgentSession agent = AgentSession.start(ssh, AgentScript.load())) {
         assertTrue(agent.remotePath().startsWith(remoteHome.toString()), agent.remotePath());
-        long start = System.nanoTime();
         for (int i = 0; i < 20; i++) {
           assertEquals("1", agent.hello().version());
         }
-        long perRequest = Duration.ofNanos(System.nanoTime() - start).toMillis() / 20;
-        assertTrue(perRequest < 200, "a request took " + perRequest + " ms");
       }
       // A second start finds the installed copy by its hash: still one session.
       try (AgentSession again = AgentSession.start(ssh, AgentScript.load())) {

@@ -2,6 +2,7 @@ package io.tunelab.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class KnownHostsFileTest {
     }
     start.countDown();
     for (Future<?> w : writes) {
-      w.get(30, TimeUnit.SECONDS);
+      w.get(TestTime.seconds(30), TimeUnit.SECONDS);
     }
     pool.shutdown();
 

@@ -34,6 +34,23 @@ final class SshFixture {
         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(10));
   }
 
+  /** The home of a server started with {@link #remoteEnv}. */
+  Path remoteHome() {
+    return dir.resolve("remote-home");
+  }
+
+  /**
+   * The environment of a server whose commands run as on a remote host: a home of their own, {@link
+   * #remoteHome}, and an agent state directory in the fixture.
+   */
+  Map<String, String> remoteEnv() throws IOException {
+    Path home = Files.createDirectories(remoteHome());
+    return Map.of(
+        "HOME", home.toString(),
+        "XDG_CACHE_HOME", home.resolve(".cache").toString(),
+        "TUNELAB_STATE", dir.resolve("state").toString());
+  }
+
   /** A new key made by ssh-keygen; returns the private key file. */
   Path keygen(String name, String type, String passphrase) throws Exception {
     Path key = dir.resolve(name);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.inventory.HostSpec;
+import io.tunelab.testing.TestTime;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -85,9 +86,11 @@ class SshTransportTest {
   void aCommandThatOutlivesItsTimeoutFailsFast() {
     long start = System.nanoTime();
     IOException e =
-        assertThrows(IOException.class, () -> ssh.exec("sleep 10", null, Duration.ofMillis(300)));
-    assertEquals("host srv1: timed out after 300 ms: sleep 10", e.getMessage());
-    assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() < 3000);
+        assertThrows(IOException.class, () -> ssh.exec("sleep 60", null, Duration.ofMillis(300)));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertEquals("host srv1: timed out after 300 ms: sleep 60", e.getMessage());
+    // not held until the command ends
+    assertTrue(took.compareTo(TestTime.scaled(Duration.ofSeconds(10))) < 0, "took " + took);
   }
 
   @Test
@@ -99,18 +102,13 @@ class SshTransportTest {
       // Arrives before any input and long before the command exits: nothing waits for the end.
       assertEquals("ready", out.readLine());
       OutputStream in = channel.stdin();
-      long slowest = 0;
-      long start = System.nanoTime();
+      // each answer is read before the next request is written: nothing is buffered to the end
+      // (bench/controller.sh prints how long a round trip takes)
       for (int i = 0; i < 100; i++) {
-        long t0 = System.nanoTime();
         in.write(("request " + i + "\n").getBytes(StandardCharsets.UTF_8));
         in.flush();
         assertEquals("got request " + i, out.readLine());
-        slowest = Math.max(slowest, System.nanoTime() - t0);
       }
-      long averageMillis = Duration.ofNanos(System.nanoTime() - start).toMillis() / 100;
-      assertTrue(slowest < Duration.ofSeconds(1).toNanos(), "slowest round trip " + slowest);
-      assertTrue(averageMillis < 100, "average round trip " + averageMillis + " ms");
       assertTrue(channel.isOpen());
       in.close();
       assertEquals(null, out.readLine());

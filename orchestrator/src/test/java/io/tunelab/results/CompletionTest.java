@@ -9,6 +9,7 @@ import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,7 +119,7 @@ class CompletionTest {
             .redirectErrorStream(true)
             .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bash did not finish");
+    assertTrue(p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS), "bash did not finish");
     assertEquals(0, p.exitValue(), out);
     return out.lines().filter(l -> !l.isEmpty()).toList();
   }

@@ -8,6 +8,7 @@ import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.SqliteResultStore;
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.Prerequisites;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,11 +47,7 @@ class HtmlChartsInChromiumTest {
   static void findChromiumAndBuildTheDatabase() throws IOException {
     chromium = chromium();
     if (chromium == null) {
-      String why = "headless Chromium is needed (apt-get install chromium): no chromium on PATH";
-      if ("true".equals(System.getenv("CI"))) {
-        fail(why + ", and CI=true forbids skipping");
-      }
-      Assumptions.abort(why);
+      return; // each test is reported skipped (or failed under CI), not the class left out
     }
     Files.createDirectories(OUT);
     db = dir.resolve("study.db");
@@ -58,6 +55,13 @@ class HtmlChartsInChromiumTest {
       nfs = Studies.nfs(store)[0];
       iscsi = Studies.iscsi(store);
     }
+  }
+
+  @BeforeEach
+  void needsChromium() {
+    Prerequisites.require(
+        chromium != null,
+        "headless Chromium is needed (apt-get install chromium): no chromium on PATH");
   }
 
   @Test

@@ -36,7 +36,7 @@ class CapturesTest {
     for (String bad : List.of("", "/", "a b", "$(rm)", "a;b", "*")) {
       assertTrue(Captures.problem(bad).orElseThrow().contains("letters, digits"), bad);
     }
-    // issue 9: these passed the character check but change what a command does
+    // these pass the character check but would change what a command does
     for (String bad : List.of(".", "..", "...")) {
       assertTrue(Captures.problem(bad).orElseThrow().contains("dots"), bad);
     }
