@@ -8,15 +8,21 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** Reads a matrix file from disk: the file I/O the pure matrix package leaves to its caller. */
 final class MatrixFiles {
   private MatrixFiles() {}
 
   static Matrix load(Path file) {
+    return load(file, Map.of());
+  }
+
+  /** The matrix with the run's {@code --set} overrides. */
+  static Matrix load(Path file, Map<String, String> overrides) {
     try {
       return MatrixLoader.load(
-          file.toString(), Files.readString(file, StandardCharsets.UTF_8), beside(file));
+          file.toString(), Files.readString(file, StandardCharsets.UTF_8), beside(file), overrides);
     } catch (IOException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT, file + ": cannot read the matrix: " + e.getMessage());
