@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --set NAME=VALUE} on the command line: {@code plan} shows the matrix it gives, a name or
  * value the matrix cannot take exits 2 before anything is touched, and the store keeps the
- * overrides so that the stored matrix loads again as it ran.
+ * overrides so that the stored matrix loads again as it ran and its report names them.
  */
 class SetOverridesTest {
   private static final String MATRIX =
@@ -117,13 +117,14 @@ class SetOverridesTest {
   }
 
   @Test
-  void theStoreKeepsTheOverridesAndTheStoredMatrixLoadsAsItRan() throws IOException {
+  void theStoreKeepsTheOverridesTheStoredMatrixLoadsAsItRanAndReportShowsThem() throws IOException {
     Map<String, String> set = new LinkedHashMap<>();
     set.put("total", "64MiB");
     set.put("bs", "64K");
     Matrix ran = MatrixLoader.load("site.yaml", MATRIX, path -> "", set);
     StoredExperiment stored;
-    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("t.db"))) {
+    Path db = dir.resolve("t.db");
+    try (SqliteResultStore store = SqliteResultStore.open(db)) {
       long id = store.createExperiment(ExperimentPlan.of(ran), "test");
       stored = store.findExperiment(Long.toString(id)).orElseThrow();
     }
@@ -136,5 +137,7 @@ class SetOverridesTest {
     assertEquals(ran.axes().get(1).values(), again.axes().get(1).values());
     assertEquals(List.of("64K"), again.axes().get(1).values());
     assertTrue(again.workload().toString().contains("64MiB"), again.workload().toString());
+    Cli.Result report = Cli.tunelab("report", Long.toString(stored.id()), "--db", db.toString());
+    assertTrue(report.out().contains("\nset: total=64MiB bs=64K\n"), report.all());
   }
 }
