@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** {@code --set NAME=VALUE} of {@code run} and {@code plan}: the run's overrides of the matrix. */
+/**
+ * {@code --set NAME=VALUE} of {@code run}, {@code plan} and {@code hosts check}: the run's
+ * overrides of the matrix.
+ */
 final class SetOption {
   @Option(
       names = "--set",

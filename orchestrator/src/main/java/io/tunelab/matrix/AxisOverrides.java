@@ -87,12 +87,8 @@ final class AxisOverrides {
                 + DidYouMean.hint(value, known));
         return false;
       }
+      // The case parameters keep every case's value: each case is still checked as the file's.
       axis.cases.keySet().retainAll(Set.of(value));
-      for (Variable v : variables.all()) {
-        if (v.kind == Variable.Kind.CASE_PARAMETER && v.axis.equals(axis.name)) {
-          v.byCase.keySet().retainAll(Set.of(value));
-        }
-      }
     } else if (!known.contains(value) && !check(axis, key, value)) {
       return false;
     }
