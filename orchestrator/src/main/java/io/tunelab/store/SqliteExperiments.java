@@ -27,7 +27,7 @@ import java.util.Optional;
  */
 final class SqliteExperiments {
   private static final String COLUMNS =
-      "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup, overrides";
+      "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup, ";
 
   private final SqliteTransactions tx;
 
@@ -58,7 +58,8 @@ final class SqliteExperiments {
   private static Optional<StoredExperiment> one(Connection c, String where, Object... args)
       throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT " + COLUMNS + " FROM experiments " + where)) {
+        c.prepareStatement(
+            "SELECT " + COLUMNS + overridesColumn(c) + " FROM experiments " + where)) {
       SqliteStatements.bindAll(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -77,6 +78,19 @@ final class SqliteExperiments {
                 rs.getInt(9),
                 overrides(rs.getString(10))));
       }
+    }
+  }
+
+  /**
+   * The column of the overrides, or NULL in a database a read-only command did not migrate to
+   * schema version 5.
+   */
+  static String overridesColumn(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = 'overrides'")) {
+      return rs.next() && rs.getInt(1) == 1 ? "overrides" : "NULL";
     }
   }
 

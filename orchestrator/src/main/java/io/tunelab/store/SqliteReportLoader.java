@@ -62,7 +62,8 @@ final class SqliteReportLoader {
     }
     Map<String, String> overrides;
     try (PreparedStatement ps =
-        db.prepareStatement("SELECT overrides FROM experiments WHERE id = ?")) {
+        db.prepareStatement(
+            "SELECT " + SqliteExperiments.overridesColumn(db) + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         overrides = SqliteExperiments.overrides(rs.next() ? rs.getString(1) : null);
