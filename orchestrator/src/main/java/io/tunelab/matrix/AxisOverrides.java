@@ -56,7 +56,7 @@ final class AxisOverrides {
   }
 
   /** The names a {@code --set} may give an axis by. */
-  static List<String> names(AxisDraft axis, Map<Position, String> written) {
+  private static List<String> names(AxisDraft axis, Map<Position, String> written) {
     List<String> names = new ArrayList<>();
     String asWritten = written.get(axis.position);
     if (asWritten != null) {

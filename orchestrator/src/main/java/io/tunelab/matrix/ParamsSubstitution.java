@@ -60,8 +60,8 @@ final class ParamsSubstitution {
     List<YamlNode.Entry> entries = new ArrayList<>(map.entries().size());
     Map<String, YamlNode.Entry> seen = new LinkedHashMap<>();
     for (YamlNode.Entry e : map.entries()) {
-      String path2 = NodeReader.join(path, e.key());
-      if (!keySafe(e, path2)) {
+      String childPath = NodeReader.join(path, e.key());
+      if (!keySafe(e, childPath)) {
         continue;
       }
       String key = text(e.key());
@@ -69,14 +69,14 @@ final class ParamsSubstitution {
       if (earlier != null) {
         in.problem(
             e.keyPosition(),
-            path2,
+            childPath,
             "is '"
                 + key
                 + "' once the params are put in, like the key at line "
                 + earlier.keyPosition().line());
         continue;
       }
-      YamlNode.Entry substituted = new YamlNode.Entry(key, e.keyPosition(), node(e.value(), path2));
+      YamlNode.Entry substituted = new YamlNode.Entry(key, e.keyPosition(), node(e.value(), childPath));
       seen.put(key, substituted);
       entries.add(substituted);
     }
