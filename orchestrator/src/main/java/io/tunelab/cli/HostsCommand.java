@@ -47,11 +47,17 @@ final class HostsCommand implements Runnable {
 
     @Mixin HostsOption hosts;
 
+    @Mixin SetOption set;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      Matrix m = matrix == null ? null : MatrixFiles.load(matrix);
+      if (matrix == null && !set.overrides().isEmpty()) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT, "--set overrides a matrix: give the MATRIX to check");
+      }
+      Matrix m = matrix == null ? null : MatrixFiles.load(matrix, set.overrides());
       Inventory inventory =
           m == null
               ? (hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file))

@@ -32,11 +32,13 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin HostsOption hosts;
 
+  @Mixin SetOption set;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    Matrix m = MatrixFiles.load(matrix);
+    Matrix m = MatrixFiles.load(matrix, set.overrides());
     RolesInInventory.check(m, hosts);
     int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
@@ -50,6 +52,9 @@ final class PlanCommand implements Callable<Integer> {
         trials.size(),
         m.order().name().toLowerCase(java.util.Locale.ROOT),
         m.seed());
+    if (!m.overrides().isEmpty()) {
+      out.println("set: " + SetOption.text(m.overrides()));
+    }
     if (!summary) {
       // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();

@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "resume",
     mixinStandardHelpOptions = true,
-    description = "Continue an interrupted experiment; a finished trial never runs again.")
+    description =
+        "Continue an interrupted experiment, with the --set overrides it was started with; a"
+            + " finished trial never runs again.")
 final class ResumeCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "EXPERIMENT",
@@ -54,7 +56,8 @@ final class ResumeCommand implements Callable<Integer> {
         MatrixLoader.load(
             stored.matrixPath(),
             stored.matrixYaml(),
-            MatrixFiles.beside(Path.of(stored.matrixPath())));
+            MatrixFiles.beside(Path.of(stored.matrixPath())),
+            stored.overrides());
     return ExperimentSession.execute(
         matrix,
         Inventories.forMatrix(options.hosts, matrix),

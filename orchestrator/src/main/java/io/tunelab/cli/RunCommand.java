@@ -21,13 +21,15 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin RunOptions options;
 
+  @Mixin SetOption set;
+
   @ParentCommand TunelabCommand top;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    Matrix m = MatrixFiles.load(matrix);
+    Matrix m = MatrixFiles.load(matrix, set.overrides());
     return ExperimentSession.execute(
         m,
         Inventories.forMatrix(options.hosts, m),

@@ -23,6 +23,10 @@ import java.util.Map;
  *     problems the plan stage finds
  * @param excludeAt where the {@code exclude:} key stands (the top of the file when absent)
  * @param recovery retries of a trial a lost host interrupted, and how long to reconnect
+ * @param params the {@code params:} entries with the overrides applied, in the order written; the
+ *     rest of the matrix holds their values already, where it named them as {@code ${name}}
+ * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, in the order given:
+ *     stored with the experiment, so that {@code resume} loads the same matrix
  */
 public record Matrix(
     String source,
@@ -49,7 +53,9 @@ public record Matrix(
     Workload workload,
     Position matrixAt,
     Position excludeAt,
-    Recovery recovery) {
+    Recovery recovery,
+    Map<String, String> params,
+    Map<String, String> overrides) {
 
   /** The order trials run in. */
   public enum Order {

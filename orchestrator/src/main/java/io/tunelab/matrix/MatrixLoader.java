@@ -30,6 +30,7 @@ public final class MatrixLoader {
       List.of(
           "name",
           "description",
+          "params",
           "roles",
           "hosts",
           "setup",
@@ -59,13 +60,15 @@ public final class MatrixLoader {
   private final String file;
   private final String text;
   private final JobFiles jobFiles;
+  private final Overrides set;
   private final Problems problems = new Problems(MatrixException::new);
   private final NodeReader in = new NodeReader(problems);
 
-  private MatrixLoader(String file, String text, JobFiles jobFiles) {
+  private MatrixLoader(String file, String text, JobFiles jobFiles, Map<String, String> set) {
     this.file = file;
     this.text = text;
     this.jobFiles = jobFiles;
+    this.set = new Overrides(set);
   }
 
   /**
@@ -84,7 +87,21 @@ public final class MatrixLoader {
    * @throws MatrixException listing every problem found, in file order
    */
   public static Matrix load(String fileName, String text, JobFiles jobFiles) {
-    return new MatrixLoader(fileName, text, jobFiles).load();
+    return load(fileName, text, jobFiles, Map.of());
+  }
+
+  /**
+   * Parses and validates a matrix with the overrides of a run ({@code --set NAME=VALUE}): each
+   * replaces a {@code params:} entry, narrows an axis to one value, or gives {@code repeat}, {@code
+   * warmup}, {@code seed} or {@code order}. A name that is none of these is a problem.
+   *
+   * @param set name to value, in the order given
+   * @throws MatrixException listing every problem found, in file order ({@code --set} problems
+   *     stand where the value they replace is written, or at the top of the file)
+   */
+  public static Matrix load(
+      String fileName, String text, JobFiles jobFiles, Map<String, String> set) {
+    return new MatrixLoader(fileName, text, jobFiles, new LinkedHashMap<>(set)).load();
   }
 
   private Matrix load() {
@@ -96,15 +113,18 @@ public final class MatrixLoader {
               "(yaml)",
               "the file is empty: a matrix needs at least name and workload"));
     }
-    YamlNode.Mapping top = in.mapping(root, "(top level)");
-    if (top == null) {
+    YamlNode.Mapping written = in.mapping(root, "(top level)");
+    if (written == null) {
       problems.throwIfAny();
     }
-    in.onlyKeys(top, "", TOP_KEYS);
+    in.onlyKeys(written, "", TOP_KEYS);
+    Variables variables = new Variables(in);
+    ParamsReader paramsReader = new ParamsReader(in, variables, set);
+    Map<String, String> params = paramsReader.read(written.get("params"));
+    YamlNode.Mapping top = ParamsSubstitution.apply(in, written, params, set.given().keySet());
     String name = name(top);
 
     Roles roles = new Roles(in, roles(top.get("roles")));
-    Variables variables = new Variables(in);
     VariableUses uses = new VariableUses(in, variables);
     KnobKeys knobKeys = new KnobKeys(in, roles, uses);
     StepsReader steps = new StepsReader(in, roles, variables, uses, StepsReader.Scope.EXPERIMENT);
@@ -123,6 +143,13 @@ public final class MatrixLoader {
         top.get("exclude") == null ? List.of() : filters.excludes(top.get("exclude"));
     List<Map<String, String>> include =
         top.get("include") == null ? List.of() : filters.includes(top.get("include"), exclude);
+    // Narrowed after exclude and include are checked against the axes as written, before the
+    // workload's checks read the parameters' values.
+    AxisOverrides narrowing = new AxisOverrides(in, knobKeys, variables, set);
+    narrowing.narrow(axes, writtenAxisKeys(written));
+    exclude = narrowing.excludes(exclude);
+    include = narrowing.includes(include, axes, exclude);
+    paramsReader.checkAgainst(axes);
     Workload workload = null;
     if (top.get("workload") == null) {
       in.problem(top.position(), "workload", "required key is missing");
@@ -142,7 +169,9 @@ public final class MatrixLoader {
 
     int repeat = (int) optionalInteger(top, "repeat", 1, MAX_REPEAT, 1);
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
-    Matrix.Order order = order(top.get("order"));
+    Matrix.Order order = order(overridable(top, "order"));
+    long seed = seed(overridable(top, "seed"), order);
+    set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
     Matrix matrix =
         new Matrix(
             file,
@@ -162,7 +191,7 @@ public final class MatrixLoader {
             repeat,
             warmup,
             order,
-            seed(top.get("seed"), order),
+            seed,
             beforeTrial,
             afterTrial,
             monitors,
@@ -173,7 +202,9 @@ public final class MatrixLoader {
                 (int)
                     optionalInteger(
                         top, "retries", 0, Recovery.MAX_RETRIES, Recovery.DEFAULT.retries()),
-                reconnect(top.get("reconnect"))));
+                reconnect(top.get("reconnect"))),
+            Collections.unmodifiableMap(params),
+            Collections.unmodifiableMap(set.given()));
     if (problems.isEmpty()) {
       checkSize(matrix);
     }
@@ -286,8 +317,37 @@ public final class MatrixLoader {
 
   private long optionalInteger(
       YamlNode.Mapping top, String key, long min, long max, long fallback) {
-    YamlNode node = top.get(key);
-    return node == null ? fallback : in.integer(node, key, min, max, fallback);
+    YamlNode node = Overrides.KEYS.contains(key) ? overridable(top, key) : top.get(key);
+    return node == null ? fallback : in.integer(node, set.keyOf(key), min, max, fallback);
+  }
+
+  /** A top-level key's node, or the {@code --set} value that replaces it. */
+  private YamlNode overridable(YamlNode.Mapping top, String key) {
+    return set.keyNode(top, key, start());
+  }
+
+  private Position start() {
+    return new Position(file, 1, 1);
+  }
+
+  /** The key of each axis as the file writes it (before the params are put in), by position. */
+  private static Map<Position, String> writtenAxisKeys(YamlNode.Mapping written) {
+    Map<Position, String> keys = new LinkedHashMap<>();
+    if (written.get("matrix") instanceof YamlNode.Mapping matrix) {
+      for (YamlNode.Entry e : matrix.entries()) {
+        keys.put(e.keyPosition(), e.key());
+      }
+    }
+    return keys;
+  }
+
+  /** Every name a {@code --set} may give an axis by, for suggestions. */
+  private static List<String> axisNames(List<AxisDraft> axes) {
+    List<String> names = new ArrayList<>();
+    for (AxisDraft a : axes) {
+      names.add(a.label == null ? a.name : a.label);
+    }
+    return names;
   }
 
   private Duration reconnect(YamlNode node) {
@@ -309,14 +369,14 @@ public final class MatrixLoader {
     if (node == null) {
       return Matrix.Order.SEQUENTIAL;
     }
-    String order = in.text(node, "order");
+    String order = in.text(node, set.keyOf("order"));
     if (order == null) {
       return Matrix.Order.SEQUENTIAL;
     }
     if (!ORDERS.contains(order)) {
       in.problem(
           node.position(),
-          "order",
+          set.keyOf("order"),
           "'"
               + order
               + "' is not an order (orders: sequential, shuffle)"
@@ -329,7 +389,7 @@ public final class MatrixLoader {
   /** A shuffled run without a seed draws one, so that it is recorded and can be replayed. */
   private long seed(YamlNode node, Matrix.Order order) {
     if (node != null) {
-      return in.integer(node, "seed", Long.MIN_VALUE, Long.MAX_VALUE, 0);
+      return in.integer(node, set.keyOf("seed"), Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
     if (order == Matrix.Order.SEQUENTIAL) {
       return 0;

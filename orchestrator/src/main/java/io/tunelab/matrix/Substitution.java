@@ -163,6 +163,41 @@ public final class Substitution {
   }
 
   /**
+   * The template with each {@code ${name}} of a name in {@code values} replaced by its value; every
+   * other reference, a {@code $${} and a malformed {@code ${} stay as written, for the checks and
+   * substitutions that come later.
+   */
+  static String withValuesOf(String template, Map<String, String> values) {
+    if (template.indexOf("${") < 0) {
+      return template;
+    }
+    StringBuilder out = new StringBuilder(template.length() + 16);
+    int i = 0;
+    while (i < template.length()) {
+      if (template.startsWith("$${", i)) {
+        out.append("$${");
+        i += 3;
+      } else if (template.startsWith("${", i)) {
+        int close = template.indexOf('}', i + 2);
+        if (close < 0) {
+          out.append(template, i, template.length());
+          break;
+        }
+        String value = values.get(template.substring(i + 2, close));
+        if (value == null) {
+          out.append(template, i, close + 1);
+        } else {
+          out.append(value);
+        }
+        i = close + 1;
+      } else {
+        out.append(template.charAt(i++));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
    * The names a template refers to, in order of first appearance, whatever the form of reference.
    *
    * @throws IllegalArgumentException when the template is malformed (an unterminated or invalid
@@ -170,6 +205,15 @@ public final class Substitution {
    */
   public static Set<String> names(String template) {
     return new LinkedHashSet<>(references(template));
+  }
+
+  /** The names a template refers to, as {@link #names}; none when it is malformed. */
+  static Set<String> namesOrNone(String template) {
+    try {
+      return names(template);
+    } catch (IllegalArgumentException e) {
+      return Set.of(); // reported where the template is read
+    }
   }
 
   /** Like {@link #names} but keeping repeats; for checks that count references. */

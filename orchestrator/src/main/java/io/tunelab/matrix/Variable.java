@@ -9,6 +9,8 @@ import java.util.Map;
 /** A variable a matrix defines and where its values come from. */
 final class Variable {
   enum Kind {
+    /** A {@code params:} entry: one value for the whole experiment, substituted as it is read. */
+    SITE,
     PARAMETER,
     CASE_PARAMETER,
     SETUP_CAPTURE,
@@ -62,6 +64,8 @@ final class Variable {
 
   String describe() {
     switch (kind) {
+      case SITE:
+        return "a params: entry";
       case PARAMETER:
         return "a parameter axis";
       case CASE_PARAMETER:

@@ -145,10 +145,10 @@ final class VariableUses {
   }
 
   private String stepProblem(String name, List<String> capturedBefore) {
-    if (capturedBefore.contains(name)) {
-      return null;
-    }
     Variable v = variables.get(name);
+    if (capturedBefore.contains(name) || (v != null && v.kind == Variable.Kind.SITE)) {
+      return null; // a params: entry is known everywhere; how it is referred to is checked next
+    }
     boolean perTrial =
         name.equals(Variables.REP) || name.equals(Variables.PROC) || (v != null && v.isParameter());
     if (perTrial) {

@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The variables a matrix defines (parameters, case parameters, captures), each name once, and the
- * cases of each cases axis.
+ * The variables a matrix defines ({@code params:} entries, parameters, case parameters, captures),
+ * each name once, and the cases of each cases axis.
  */
 final class Variables {
   static final String REP = "rep";
@@ -19,6 +19,11 @@ final class Variables {
 
   Variables(NodeReader in) {
     this.in = in;
+  }
+
+  /** Declares a {@code params:} entry; null (with a problem) on a clash. */
+  Variable defineSite(String name, Position at, String key) {
+    return define(new Variable(name, Variable.Kind.SITE, at, null), key);
   }
 
   /** Declares a plain parameter axis; null (with a problem) on a clash. */
@@ -58,13 +63,17 @@ final class Variables {
     return define(new Variable(name, kind, at, null, list), key) != null;
   }
 
-  /** The parameter a template consisting of exactly one {@code ${name}} names, or null. */
+  /**
+   * The parameter a template consisting of exactly one {@code ${name}} names, or null. A {@code
+   * params:} entry is left in a template only when its value was refused: it counts as a parameter
+   * without values, so that nothing else is reported about it.
+   */
   Variable soleParameter(String template) {
     if (!template.startsWith("${") || !template.endsWith("}")) {
       return null;
     }
     Variable v = byName.get(template.substring(2, template.length() - 1));
-    return v != null && v.isParameter() ? v : null;
+    return v != null && (v.isParameter() || v.kind == Variable.Kind.SITE) ? v : null;
   }
 
   /** The variable called {@code name}, or null. */

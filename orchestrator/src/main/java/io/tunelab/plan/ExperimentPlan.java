@@ -24,6 +24,7 @@ import java.util.stream.Stream;
  * @param order {@code sequential} or {@code shuffle}, as recorded
  * @param trials in run order; {@link Trial#cellOrdinal()} refers to {@link Cell#ordinal()}
  * @param workload the workload template every trial resolves with its variables
+ * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, stored beside its text
  */
 public record ExperimentPlan(
     String name,
@@ -36,7 +37,36 @@ public record ExperimentPlan(
     int warmup,
     List<Cell> cells,
     List<Trial> trials,
-    Workload workload) {
+    Workload workload,
+    Map<String, String> overrides) {
+
+  /** A plan of a matrix loaded without overrides. */
+  public ExperimentPlan(
+      String name,
+      String description,
+      String matrixYaml,
+      String matrixPath,
+      Matrix.Order order,
+      long seed,
+      int repeat,
+      int warmup,
+      List<Cell> cells,
+      List<Trial> trials,
+      Workload workload) {
+    this(
+        name,
+        description,
+        matrixYaml,
+        matrixPath,
+        order,
+        seed,
+        repeat,
+        warmup,
+        cells,
+        trials,
+        workload,
+        Map.of());
+  }
 
   /** Expands and orders a loaded matrix; refuses one whose exclusions leave nothing or too much. */
   public static ExperimentPlan of(Matrix m) {
@@ -54,7 +84,8 @@ public record ExperimentPlan(
         m.warmup(),
         cells,
         PlanBuilder.build(count, m.repeat(), m.warmup(), m.order(), m.seed()),
-        m.workload());
+        m.workload(),
+        m.overrides());
   }
 
   /** The jobs of one trial of {@code cell}. */

@@ -270,6 +270,11 @@ public record Report(
       }
       lines.add("hosts: " + String.join(", ", hosts));
     }
+    if (!data.overrides().isEmpty()) {
+      List<String> set = new ArrayList<>();
+      data.overrides().forEach((name, value) -> set.add(name + "=" + value));
+      lines.add("set: " + String.join(" ", set));
+    }
     if (!severalJobs && data.job() != null && !data.job().equals(Sample.AGGREGATE_JOB)) {
       lines.add("job: " + data.job());
     }

@@ -44,7 +44,10 @@ public final class InterruptedTeardown {
           store.findExperiment(Long.toString(e.id())).orElseThrow();
       Matrix matrix =
           MatrixLoader.load(
-              stored.matrixPath(), stored.matrixYaml(), jobFiles.apply(stored.matrixPath()));
+              stored.matrixPath(),
+              stored.matrixYaml(),
+              jobFiles.apply(stored.matrixPath()),
+              stored.overrides());
       Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
       String which = "experiment " + e.id() + " (" + e.name() + ")";
       List<String> problems;

@@ -14,6 +14,7 @@ import java.util.Map;
  * @param paramNames every parameter (axis name as written), in axis order
  * @param cells by ordinal
  * @param shown the metrics of {@code job} asked to be shown, in order; empty for the default
+ * @param overrides the {@code --set NAME=VALUE} the experiment ran with, in order
  */
 public record ReportData(
     long experimentId,
@@ -26,10 +27,39 @@ public record ReportData(
     Map<String, String> units,
     List<String> paramNames,
     List<Cell> cells,
-    List<String> shown) {
+    List<String> shown,
+    Map<String, String> overrides) {
 
   public ReportData {
     shown = List.copyOf(shown);
+  }
+
+  /** The data of an experiment run without overrides. */
+  public ReportData(
+      long experimentId,
+      String name,
+      ExperimentStatus status,
+      List<Host> hosts,
+      TrialCounts counts,
+      String job,
+      List<String> jobs,
+      Map<String, String> units,
+      List<String> paramNames,
+      List<Cell> cells,
+      List<String> shown) {
+    this(
+        experimentId,
+        name,
+        status,
+        hosts,
+        counts,
+        job,
+        jobs,
+        units,
+        paramNames,
+        cells,
+        shown,
+        Map.of());
   }
 
   /** A host the experiment ran on. */

@@ -175,7 +175,11 @@ public interface ResultStore extends AutoCloseable {
   /** A new experiment's id and its trials, all pending, in run order. */
   record StoredPlan(long experimentId, List<TrialRef> trials) {}
 
-  /** A stored experiment. */
+  /**
+   * A stored experiment.
+   *
+   * @param overrides the {@code --set NAME=VALUE} it was run with, to load {@code matrixYaml} with
+   */
   record StoredExperiment(
       long id,
       String name,
@@ -185,7 +189,23 @@ public interface ResultStore extends AutoCloseable {
       String order,
       long seed,
       int repeat,
-      int warmup) {}
+      int warmup,
+      Map<String, String> overrides) {
+
+    /** An experiment run without overrides. */
+    public StoredExperiment(
+        long id,
+        String name,
+        ExperimentStatus status,
+        String matrixYaml,
+        String matrixPath,
+        String order,
+        long seed,
+        int repeat,
+        int warmup) {
+      this(id, name, status, matrixYaml, matrixPath, order, seed, repeat, warmup, Map.of());
+    }
+  }
 
   /** One knob on one host as this trial ran it. */
   record SettingRow(

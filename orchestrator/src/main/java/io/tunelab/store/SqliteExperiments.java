@@ -1,9 +1,13 @@
 package io.tunelab.store;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ResultStore.ExperimentSummary;
 import io.tunelab.store.ResultStore.StoredExperiment;
 import io.tunelab.store.ResultStore.TrialRef;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +27,7 @@ import java.util.Optional;
  */
 final class SqliteExperiments {
   private static final String COLUMNS =
-      "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup";
+      "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup, ";
 
   private final SqliteTransactions tx;
 
@@ -54,7 +58,8 @@ final class SqliteExperiments {
   private static Optional<StoredExperiment> one(Connection c, String where, Object... args)
       throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT " + COLUMNS + " FROM experiments " + where)) {
+        c.prepareStatement(
+            "SELECT " + COLUMNS + overridesColumn(c) + " FROM experiments " + where)) {
       SqliteStatements.bindAll(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -70,9 +75,42 @@ final class SqliteExperiments {
                 rs.getString(6),
                 rs.getLong(7),
                 rs.getInt(8),
-                rs.getInt(9)));
+                rs.getInt(9),
+                overrides(rs.getString(10))));
       }
     }
+  }
+
+  /**
+   * The column of the overrides, or NULL in a database a read-only command did not migrate to
+   * schema version 5.
+   */
+  static String overridesColumn(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = 'overrides'")) {
+      return rs.next() && rs.getInt(1) == 1 ? "overrides" : "NULL";
+    }
+  }
+
+  /** The overrides {@link SqlitePlanWriter#overridesJson} stored, in order; none for null. */
+  static Map<String, String> overrides(String json) {
+    Map<String, String> overrides = new LinkedHashMap<>();
+    if (json == null) {
+      return overrides;
+    }
+    try (JsonParser p = new JsonFactory().createParser(json)) {
+      p.nextToken();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        overrides.put(name, p.getText());
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("experiments.overrides is not a JSON object: " + json, e);
+    }
+    return overrides;
   }
 
   /** See {@link ResultStore#experiments}. */

@@ -64,8 +64,8 @@ final class SqlitePlanWriter {
     update(
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-            + " tool_version, order_mode, seed, repeat, warmup, created_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         e.name(),
         e.description(),
         e.matrixYaml(),
@@ -75,7 +75,8 @@ final class SqlitePlanWriter {
         e.seed(),
         e.repeat(),
         e.warmup(),
-        time.now());
+        time.now(),
+        overridesJson(e.overrides()));
     long id = queryLong(c, "SELECT last_insert_rowid()");
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");
@@ -431,6 +432,11 @@ final class SqlitePlanWriter {
       SqliteJsonRows.appendText(json, f.getValue());
     }
     return json.append('}').toString();
+  }
+
+  /** The {@code --set} overrides as one JSON object (column {@code overrides}); null for none. */
+  static String overridesJson(Map<String, String> overrides) {
+    return overrides.isEmpty() ? null : factsJson("the --set overrides", overrides);
   }
 
   private static Long wholeNumber(String text) {

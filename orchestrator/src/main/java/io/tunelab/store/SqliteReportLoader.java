@@ -60,6 +60,15 @@ final class SqliteReportLoader {
         counts = SqliteExperiments.counts(rs, 3);
       }
     }
+    Map<String, String> overrides;
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT " + SqliteExperiments.overridesColumn(db) + " FROM experiments WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        overrides = SqliteExperiments.overrides(rs.next() ? rs.getString(1) : null);
+      }
+    }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
     String experiment = "experiment " + id + " (" + name + ")";
     List<ReportSelection.Pick> picks = selection.picks(experiment, unitsByJob);
@@ -97,7 +106,8 @@ final class SqliteReportLoader {
               job == null ? Map.of() : unitsByJob.get(job),
               List.copyOf(paramNames),
               cells,
-              pick.shown()));
+              pick.shown(),
+              overrides));
     }
     return loaded;
   }

@@ -16,6 +16,12 @@ final class CellText {
     if (m.description() != null) {
       out.append("# description: ").append(m.description()).append('\n');
     }
+    if (!m.params().isEmpty()) {
+      out.append("# params: ").append(map(m.params())).append('\n');
+    }
+    if (!m.overrides().isEmpty()) {
+      out.append("# set: ").append(map(m.overrides())).append('\n');
+    }
     out.append("# roles: ").append(map(m.roles())).append('\n');
     if (m.hostsFile() != null) {
       out.append("# hosts: ").append(m.hostsFile()).append('\n');

@@ -10,6 +10,7 @@ import io.tunelab.plan.MatrixExpander;
 import io.tunelab.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.TestFactory;
  * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md, docs/recipes.md and docs/lab.md
  * loads; every {@code ```yaml bad} block fails with exactly the message in the {@code ```text}
  * block right after it. A {@code ```fio NAME} block is the job file {@code NAME} for the page's
- * examples.
+ * examples. {@code --set NAME=VALUE} after {@code yaml} or {@code yaml bad} loads the block with
+ * that override, as {@code tunelab run --set} would.
  */
 class DocsExamplesTest {
   private static final String FILE = "matrix.yaml";
@@ -58,15 +60,17 @@ class DocsExamplesTest {
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
       String name = page + " line " + b.line();
-      if (b.info().equals("yaml")) {
+      Map<String, String> set = overrides(b.info());
+      String kind = b.info().replaceAll("\\s*--set\\s+\\S+", "").strip();
+      if (kind.equals("yaml")) {
         tests.add(
             DynamicTest.dynamicTest(
                 name,
                 () -> {
-                  Matrix m = MatrixLoader.load(FILE, b.text(), files);
+                  Matrix m = MatrixLoader.load(FILE, b.text(), files, set);
                   assertFalse(MatrixExpander.expand(m).isEmpty());
                 }));
-      } else if (b.info().equals("yaml bad")) {
+      } else if (kind.equals("yaml bad")) {
         Block shown = i + 1 < blocks.size() ? blocks.get(i + 1) : null;
         tests.add(
             DynamicTest.dynamicTest(
@@ -77,7 +81,8 @@ class DocsExamplesTest {
                       "a bad example must be followed by a ```text block with its message");
                   MatrixException e =
                       assertThrows(
-                          MatrixException.class, () -> MatrixLoader.load(FILE, b.text(), files));
+                          MatrixException.class,
+                          () -> MatrixLoader.load(FILE, b.text(), files, set));
                   assertEquals(shown.text().strip(), e.getMessage());
                 }));
       }
@@ -110,6 +115,19 @@ class DocsExamplesTest {
     assertEquals("dirty_ratio=10/bs=4K/profile=background-early", cells.get(1).label());
     assertEquals("dirty_ratio=10/bs=1M/profile=baseline", cells.get(2).label());
     assertEquals("dirty_ratio=40/bs=1M/profile=background-early", cells.get(7).label());
+  }
+
+  /** The {@code --set NAME=VALUE} of a block's info string, in order. */
+  static Map<String, String> overrides(String info) {
+    Map<String, String> set = new LinkedHashMap<>();
+    String[] words = info.split("\\s+");
+    for (int i = 0; i + 1 < words.length; i++) {
+      if (words[i].equals("--set")) {
+        int eq = words[i + 1].indexOf('=');
+        set.put(words[i + 1].substring(0, eq), words[i + 1].substring(eq + 1));
+      }
+    }
+    return set;
   }
 
   /** The job files a page shows as {@code ```fio NAME} blocks. */

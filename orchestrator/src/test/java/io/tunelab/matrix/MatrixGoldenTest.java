@@ -9,7 +9,9 @@ import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every {@code valid/*.yaml} expands to its {@code .cells.txt}; every {@code invalid/*.yaml} fails
- * with exactly its {@code .errors.txt}. Job files (fio) are read from the example's directory.
+ * with exactly its {@code .errors.txt}. Job files (fio) are read from the example's directory; a
+ * {@code .set} file beside an example holds the run's {@code --set NAME=VALUE}, one a line.
  */
 class MatrixGoldenTest {
 
@@ -31,7 +34,9 @@ class MatrixGoldenTest {
                 DynamicTest.dynamicTest(
                     yaml.getFileName().toString(),
                     () -> {
-                      Matrix m = MatrixLoader.load(name(yaml), RepoFiles.read(yaml), beside(yaml));
+                      Matrix m =
+                          MatrixLoader.load(
+                              name(yaml), RepoFiles.read(yaml), beside(yaml), overrides(yaml));
                       String actual = CellText.describe(m);
                       Path golden = sibling(yaml, ".cells.txt");
                       assertEquals(GoldenFiles.expected(golden, actual), actual);
@@ -53,7 +58,10 @@ class MatrixGoldenTest {
                               MatrixException.class,
                               () ->
                                   MatrixLoader.load(
-                                      name(yaml), RepoFiles.read(yaml), beside(yaml)));
+                                      name(yaml),
+                                      RepoFiles.read(yaml),
+                                      beside(yaml),
+                                      overrides(yaml)));
                       assertEquals(2, e.exitCode());
                       String actual = e.getMessage() + "\n";
                       Path golden = sibling(yaml, ".errors.txt");
@@ -76,6 +84,21 @@ class MatrixGoldenTest {
       }
       return RepoFiles.read(file);
     };
+  }
+
+  /** The {@code --set}s of the example's {@code .set} file, in order; none without one. */
+  static Map<String, String> overrides(Path yaml) {
+    Path file = sibling(yaml, ".set");
+    Map<String, String> set = new LinkedHashMap<>();
+    if (Files.isRegularFile(file)) {
+      for (String line : RepoFiles.read(file).split("\n")) {
+        if (!line.isBlank()) {
+          int eq = line.indexOf('=');
+          set.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+      }
+    }
+    return set;
   }
 
   private static String name(Path yaml) {

@@ -39,6 +39,8 @@ class MatrixSchemaTest {
               "64Q must be a size only because workload.dd.bs uses ${bs}; total/bs is arithmetic",
           "exclude-missing-value.yaml", "exclude and include must name the axes' own values",
           "knob-set-twice.yaml", "the same knob through two roles on one host",
+          "params-set-bad.yaml", "the file is valid: the run's --set (its .set file) is not",
+          "params-set-path.yaml", "the file is valid: the run's --set (its .set file) is not",
           "unknown-knob.yaml", "knob names come from the knob catalogue",
           "unknown-role.yaml", "roles are declared in the same file",
           "unknown-variable.yaml", "variables are declared in the same file");

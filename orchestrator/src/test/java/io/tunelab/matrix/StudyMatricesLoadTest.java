@@ -12,7 +12,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -35,6 +38,18 @@ class StudyMatricesLoadTest {
       """;
   private static final Pattern CELLS = Pattern.compile("^[^\\n]*: (\\d+) cells? x ");
 
+  /** What lab/vm up writes to lab/vm-state/env, for the VM lab's command lines. */
+  private static final Map<String, String> VM_ENV =
+      Map.of(
+          "SERVER_ADDRESS", "169.254.100.1",
+          "ISCSI_PORTAL", "169.254.100.1:3260",
+          "ISCSI_IQN", "iqn.2026-12.lab.tunelab:server.lun1",
+          "SERVER_LUN_DISK", "vdb",
+          "NFS_EXPORT", "/srv/nfs",
+          "CLIENT_DISK", "vdb");
+
+  private static final Pattern SHELL_VARIABLE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
+
   @TempDir Path dir;
 
   @TestFactory
@@ -55,6 +70,62 @@ class StudyMatricesLoadTest {
             f ->
                 DynamicTest.dynamicTest(
                     name(f), () -> loadsAndPlans(f, List.of("--hosts", inventory.toString()))));
+  }
+
+  /**
+   * The command lines docs/studies.md gives for the VM lab plan cleanly: run as {@code plan}, with
+   * the shell variables they use set as lab/vm's env sets them, against an inventory of its hosts.
+   */
+  @TestFactory
+  Stream<DynamicTest> theVmLabsCommandLinesOfDocsStudiesPlan() throws IOException {
+    Path inventory = Files.writeString(dir.resolve("vm-hosts.yaml"), LAB_INVENTORY);
+    List<List<String>> commands = vmLabCommands();
+    assertEquals(5, commands.size(), commands.toString());
+    return commands.stream()
+        .map(
+            words ->
+                DynamicTest.dynamicTest(
+                    words.get(2),
+                    () -> {
+                      List<String> args = new ArrayList<>(words.subList(1, words.size()));
+                      args.set(0, "plan");
+                      args.set(args.indexOf("lab/vm-hosts.yaml"), inventory.toString());
+                      args.set(1, RepoFiles.repoRoot().resolve(args.get(1)).toString());
+                      Cli.Result r = Cli.tunelab(args.toArray(String[]::new));
+                      assertEquals(0, r.code(), String.join(" ", args) + "\n" + r.all());
+                      assertTrue(CELLS.matcher(r.out()).find(), r.out());
+                    }));
+  }
+
+  /** The {@code ./tunelab run} lines of the page's VM lab section, variables expanded. */
+  private static List<List<String>> vmLabCommands() {
+    String page = RepoFiles.read(RepoFiles.repoRoot().resolve("docs/studies.md"));
+    String section = page.substring(page.indexOf("## On the VM lab"));
+    String block = section.substring(section.indexOf("```sh\n") + 6, section.indexOf("\n```\n"));
+    Map<String, String> vars = new HashMap<>(VM_ENV);
+    List<List<String>> commands = new ArrayList<>();
+    for (String line : block.replace("\\\n", " ").split("\n")) {
+      String expanded = expand(line, vars);
+      Matcher assignment = Pattern.compile("^(\\w+)=\"(.*)\"$").matcher(expanded);
+      if (assignment.matches()) {
+        vars.put(assignment.group(1), assignment.group(2));
+      } else if (expanded.startsWith("./tunelab run ")) {
+        commands.add(List.of(expanded.trim().split("\\s+")));
+      }
+    }
+    return commands;
+  }
+
+  private static String expand(String line, Map<String, String> vars) {
+    Matcher m = SHELL_VARIABLE.matcher(line);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String value = vars.get(m.group(1));
+      assertTrue(
+          value != null, "docs/studies.md uses $" + m.group(1) + ", which lab/vm does not set");
+      m.appendReplacement(out, Matcher.quoteReplacement(value));
+    }
+    return m.appendTail(out).toString();
   }
 
   private static void loadsAndPlans(Path file, List<String> options) {
