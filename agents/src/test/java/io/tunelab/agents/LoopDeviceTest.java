@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * switch resets nr_requests and iosched/* and bfq turns writeback throttling off; restore puts
  * causes back first, so the last write to every file is its original. Touches no other device.
  */
+@Tag("integration") // needs root: loop devices, a state directory root owns
 class LoopDeviceTest {
 
   /** The queue knobs the tests change, in the order they are put back. */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -87,6 +88,7 @@ class OneShotVerbsTest {
         read.lines());
   }
 
+  @Tag("integration") // needs root: the agent only reads files it could also write
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void readsRealProcSysFilesWhole(String shell, @TempDir Path dir) throws IOException {

@@ -48,7 +48,7 @@ final class Procs {
 
   /** Polls until no live process holds {@code entry}; returns what is still there after that. */
   static List<String> awaitNone(String entry, long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
+    long deadline = System.nanoTime() + Tools.millis(millis) * 1_000_000;
     List<String> left = withEnv(entry);
     while (!left.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(50);
@@ -59,7 +59,7 @@ final class Procs {
 
   /** Polls until some live process holds {@code entry}. */
   static List<String> awaitSome(String entry, long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
+    long deadline = System.nanoTime() + Tools.millis(millis) * 1_000_000;
     List<String> found = withEnv(entry);
     while (found.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(20);

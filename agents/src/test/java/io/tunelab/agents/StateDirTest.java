@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The state directory holds what root will write back later (the journal): the agent uses it only
  * when nobody else can have put anything there.
  */
+@Tag("integration") // needs root: a state directory only root may own
 class StateDirTest {
 
   private static final int NOBODY = 65534;

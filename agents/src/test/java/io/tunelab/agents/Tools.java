@@ -10,7 +10,31 @@ import org.junit.jupiter.api.Assumptions;
 /** Finds the external programs the agent tests need: missing ones skip locally, fail on CI. */
 final class Tools {
 
+  /**
+   * The factor every behavioural time bound is multiplied by, the one the orchestrator's tests use:
+   * {@code TUNELAB_TEST_TIME_FACTOR} or {@code -Dtunelab.test.time.factor}, default 1.
+   */
+  static final double TIME_FACTOR = timeFactor();
+
   private Tools() {}
+
+  /** {@code millis} times the time factor. */
+  static long millis(long millis) {
+    return (long) (millis * TIME_FACTOR);
+  }
+
+  private static double timeFactor() {
+    String text = System.getProperty("tunelab.test.time.factor");
+    if (text == null || text.isBlank()) {
+      text = System.getenv("TUNELAB_TEST_TIME_FACTOR");
+    }
+    double f = text == null || text.isBlank() ? 1 : Double.parseDouble(text.trim());
+    if (!(f >= 1 && f <= 1000)) {
+      throw new IllegalArgumentException(
+          "TUNELAB_TEST_TIME_FACTOR must be from 1 to 1000: " + text);
+    }
+    return f;
+  }
 
   /** The absolute path of {@code name} on PATH, or the test is skipped (failed when CI=true). */
   static Path require(String name) {
