@@ -76,7 +76,8 @@ final class ParamsSubstitution {
                 + earlier.keyPosition().line());
         continue;
       }
-      YamlNode.Entry substituted = new YamlNode.Entry(key, e.keyPosition(), node(e.value(), childPath));
+      YamlNode.Entry substituted =
+          new YamlNode.Entry(key, e.keyPosition(), node(e.value(), childPath));
       seen.put(key, substituted);
       entries.add(substituted);
     }

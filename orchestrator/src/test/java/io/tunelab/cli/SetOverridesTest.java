@@ -79,8 +79,7 @@ class SetOverridesTest {
 
     assertEquals(2, r.code(), r.all());
     assertEquals(
-        "tunelab: "
-            + dir.resolve("site.yaml")
+        dir.resolve("site.yaml")
             + ":1:1: --set disc: 'disc' is neither a params: entry, an axis nor one of repeat,"
             + " warmup, seed, order; did you mean 'disk'?\n",
         r.err());
@@ -107,8 +106,7 @@ class SetOverridesTest {
     assertEquals(2, r.code(), r.all());
     String m = dir.resolve("site.yaml").toString();
     assertEquals(
-        "tunelab: "
-            + m
+        m
             + ":1:1: --set order: 'random' is not an order (orders: sequential, shuffle)\n"
             + m
             + ":6:3: matrix.local.block.${disk}.read_ahead_kb: ${disk} is '../sda' (--set disk):"

@@ -33,23 +33,35 @@ import org.junit.jupiter.api.TestFactory;
 class MatrixSchemaTest {
   /** Mistakes that need the rest of the file or the knob catalogue: only the loader sees them. */
   private static final Map<String, String> SEMANTIC_NOT_SCHEMA =
-      Map.of(
-          "bad-knob-value.yaml", "value ranges of knobs come from the knob catalogue",
-          "bs-total-mismatch.yaml",
-              "64Q must be a size only because workload.dd.bs uses ${bs}; total/bs is arithmetic",
-          "exclude-missing-value.yaml", "exclude and include must name the axes' own values",
-          "knob-set-twice.yaml", "the same knob through two roles on one host",
-          "params-set-bad.yaml", "the file is valid: the run's --set (its .set file) is not",
-          "params-set-path.yaml", "the file is valid: the run's --set (its .set file) is not",
-          "unknown-knob.yaml", "knob names come from the knob catalogue",
-          "unknown-role.yaml", "roles are declared in the same file",
-          "unknown-variable.yaml", "variables are declared in the same file");
+      Map.ofEntries(
+          Map.entry("bad-knob-value.yaml", "value ranges of knobs come from the knob catalogue"),
+          Map.entry(
+              "bs-total-mismatch.yaml",
+              "64Q must be a size only because workload.dd.bs uses ${bs}; total/bs is arithmetic"),
+          Map.entry(
+              "exclude-missing-value.yaml", "exclude and include must name the axes' own values"),
+          Map.entry("knob-set-twice.yaml", "the same knob through two roles on one host"),
+          Map.entry(
+              "params-set-bad.yaml", "the file is valid: the run's --set (its .set file) is not"),
+          Map.entry(
+              "params-set-path.yaml", "the file is valid: the run's --set (its .set file) is not"),
+          Map.entry("unknown-knob.yaml", "knob names come from the knob catalogue"),
+          Map.entry("vm-sysctl-typo.yaml", "the known vm sysctls come from the knob catalogue"),
+          Map.entry(
+              "fio-job-keys.yaml",
+              "fio options are open-ended; tunelab's job keys are checked by name"),
+          Map.entry(
+              "timeout-inside-grace.yaml", "timeout against duration plus the grace is arithmetic"),
+          Map.entry("unknown-role.yaml", "roles are declared in the same file"),
+          Map.entry("unknown-variable.yaml", "variables are declared in the same file"));
 
   /** Not YAML at all: the editor's YAML parser reports them before any schema applies. */
   private static final Map<String, String> YAML_NOT_SCHEMA =
       Map.of(
           "flow-needs-quotes.yaml", "${bs} unquoted in a flow map opens a nested map",
-          "malformed-yaml.yaml", "an unclosed flow sequence");
+          "malformed-yaml.yaml", "an unclosed flow sequence",
+          "colon-in-run.yaml", "a ': ' inside a plain value starts a map",
+          "flow-key-needs-quotes.yaml", "${dev} unquoted in a flow map's key opens a nested map");
 
   /** The documented bad examples of docs/matrix.md, by name, whose mistakes are semantic. */
   private static final Map<String, String> SEMANTIC_DOCS_EXAMPLES =
