@@ -6,8 +6,9 @@
 # command started meanwhile finds the old version or the new one, never neither.
 set -eu
 
+usage="usage: install.sh [--bin DIR] [PREFIX]   (defaults: --bin /usr/local/bin, PREFIX /opt)"
 usage() {
-  echo "usage: install.sh [--bin DIR] [PREFIX]   (defaults: --bin /usr/local/bin, PREFIX /opt)" >&2
+  echo "$usage" >&2
   exit 2
 }
 
@@ -16,7 +17,7 @@ prefix=/opt
 while [ $# -gt 0 ]; do
   case $1 in
     --bin) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
-    -h | --help) usage ;;
+    -h | --help) echo "$usage"; exit 0 ;;
     -*) usage ;;
     *) [ $# -eq 1 ] || usage; prefix=$1; shift ;;
   esac
