@@ -46,7 +46,7 @@ final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--job",
-      paramLabel = "JOB[,JOB…]",
+      paramLabel = "JOB,…",
       description =
           "Only these jobs' samples (as samples.job: writer is the job, writer.0 one process,"
               + " vmstat@client a monitor); with --processes or --outputs, jobs or processes.")

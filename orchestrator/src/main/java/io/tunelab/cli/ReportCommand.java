@@ -55,7 +55,7 @@ final class ReportCommand implements Callable<Integer> {
 
   @Option(
       names = "--metric",
-      paramLabel = "METRIC[,METRIC…]",
+      paramLabel = "METRIC,…",
       description =
           "Show this metric per repetition with its mean and std (seconds, mib_per_s, iops, us …)"
               + " instead of the classic columns; several: their means side by side.")
@@ -63,7 +63,7 @@ final class ReportCommand implements Callable<Integer> {
 
   @Option(
       names = "--job",
-      paramLabel = "JOB[,JOB…]",
+      paramLabel = "JOB,…",
       description =
           "The job to report (default: all, the aggregate of concurrent jobs): writer, writer.0,"
               + " vmstat@client, iostat@server:sdb …; several: each job's metrics side by side"

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
@@ -27,7 +28,8 @@ import picocli.CommandLine.ScopeType;
       ExportCommand.class,
       HostsCommand.class,
       SchemaCommand.class,
-      CompleteCommand.class
+      CompleteCommand.class,
+      HelpCommand.class
     })
 public final class TunelabCommand implements Runnable {
   @Option(

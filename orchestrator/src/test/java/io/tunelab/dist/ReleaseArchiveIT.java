@@ -1,6 +1,7 @@
 package io.tunelab.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
@@ -9,6 +10,7 @@ import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,9 +38,11 @@ class ReleaseArchiveIT {
   @Test
   void holdsTheLauncherJarManPagesCompletionDocsMatricesAndQueries() throws Exception {
     assertTrue(Files.isExecutable(home.resolve("bin/tunelab")));
+    assertTrue(Files.isExecutable(home.resolve("install.sh")));
     for (String file :
         List.of(
             "lib/tunelab.jar",
+            "install.sh",
             "README.md",
             "man/man1/tunelab.1",
             "man/man1/tunelab-report.1",
@@ -56,6 +60,27 @@ class ReleaseArchiveIT {
     assertTrue(RepoFiles.read(home.resolve("man/man1/tunelab-report.1")).contains(".TH "));
     assertTrue(
         RepoFiles.read(home.resolve("completion/tunelab.bash")).contains("_tunelab_experiments"));
+  }
+
+  @Test
+  void everyMatrixItHoldsPlansWithWhatItHolds() throws Exception {
+    List<Path> matrices;
+    try (Stream<Path> files = Files.walk(home.resolve("matrices"))) {
+      matrices =
+          files
+              .filter(p -> p.toString().endsWith(".yaml") && !p.endsWith("hosts.example.yaml"))
+              .toList();
+    }
+    assertTrue(matrices.size() >= 6, matrices.toString());
+    for (Path matrix : matrices) {
+      ReleaseArchive.Result r =
+          ReleaseArchive.run(
+              elsewhere,
+              List.of(
+                  home.resolve("bin/tunelab").toString(), "plan", "--summary", matrix.toString()));
+      assertEquals(0, r.code(), matrix + ": " + r.all());
+    }
+    assertFalse(Files.exists(home.resolve("matrices/lab")));
   }
 
   @Test
