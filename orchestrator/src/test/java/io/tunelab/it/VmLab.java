@@ -13,9 +13,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The VM lab ({@code lab/vm}): two QEMU guests as a real server and client, for the tests that
- * need two kernels. Booting them takes minutes (the first time also the image build), so the tests
- * run when {@code TUNELAB_VM_LAB=1} or {@code CI=true}; under CI a lab that cannot start fails.
+ * The VM lab ({@code lab/vm}): two QEMU guests as a real server and client, for the tests that need
+ * two kernels. Booting them takes minutes (the first time also the image build), so the tests run
+ * when {@code TUNELAB_VM_LAB=1} or {@code CI=true}; under CI a lab that cannot start fails.
  */
 final class VmLab {
   /** A first {@code up} builds the image: mmdebstrap, ext4 and GRUB's one-shot guest. */
