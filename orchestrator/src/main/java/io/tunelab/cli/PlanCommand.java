@@ -7,6 +7,7 @@ import io.tunelab.plan.Trial;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,6 +30,14 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(names = "--summary", description = "Print only the counts, not every cell.")
   boolean summary;
+
+  @Option(
+      names = "--workload",
+      description =
+          "Under each cell, every process its trials start: role, name and command line as"
+              + " resolved (dd's count, fio's options, each ${proc}); what setup captures stays"
+              + " ${name}.")
+  boolean workload;
 
   @Mixin HostsOption hosts;
 
@@ -58,6 +67,7 @@ final class PlanCommand implements Callable<Integer> {
     if (!summary) {
       // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();
+      Set<String> captured = workload ? ExperimentPlan.capturedNames(m) : Set.of();
       ExperimentPlan.cells(m)
           .forEach(
               cell -> {
@@ -66,6 +76,9 @@ final class PlanCommand implements Callable<Integer> {
                 cell.knobs()
                     .forEach(
                         (k, v) -> line.append("\n          ").append(k).append(" = ").append(v));
+                if (workload) {
+                  WorkloadText.append(line, m.workload(), cell, captured);
+                }
                 out.println(line);
               });
     }

@@ -12,6 +12,7 @@ import io.tunelab.yaml.Problem;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,6 +92,17 @@ public record ExperimentPlan(
   /** The jobs of one trial of {@code cell}. */
   public WorkloadPlan workloadOf(Cell cell, Map<String, String> captures, int rep) {
     return WorkloadPlanner.plan(workload, cell.trialVars(captures, rep));
+  }
+
+  /** The variables setup and cell steps capture, which a plan cannot know before a run. */
+  public static Set<String> capturedNames(Matrix m) {
+    Set<String> names = new LinkedHashSet<>();
+    Stream.of(m.setup(), m.cellSetup())
+        .flatMap(List::stream)
+        .map(Step::capture)
+        .filter(c -> c != null)
+        .forEach(names::add);
+    return names;
   }
 
   /**

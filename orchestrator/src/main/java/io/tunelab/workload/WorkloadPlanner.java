@@ -71,6 +71,20 @@ public final class WorkloadPlanner {
     new WorkloadPlanner(vars, captured, true).plan(workload);
   }
 
+  /**
+   * Resolves {@code workload} for showing before a run: every process, with the variables in {@code
+   * captured} left as they are written ({@code ${dev}}) and a field that only they fill (a captured
+   * {@code processes}) left to the run.
+   *
+   * @throws MatrixException when a value cannot be used
+   */
+  public static WorkloadPlan preview(
+      Workload workload, Map<String, String> vars, Set<String> captured) {
+    Map<String, String> shown = new LinkedHashMap<>(vars);
+    captured.forEach(name -> shown.put(name, "${" + name + "}"));
+    return new WorkloadPlanner(shown, captured, false).plan(workload);
+  }
+
   /** The value a captured variable holds while workloads are checked before a run. */
   public static String placeholder() {
     return Substitution.listValue(List.of(PLACEHOLDER));
