@@ -120,11 +120,6 @@ final class RunProgress implements RunListener, AutoCloseable {
   }
 
   @Override
-  public void trialEnding(TrialEnded trial) {
-    recordWithNext(trial.line());
-  }
-
-  @Override
   public void trialEnded(TrialEnded trial) {
     String line;
     synchronized (this) {
@@ -188,11 +183,6 @@ final class RunProgress implements RunListener, AutoCloseable {
    */
   private void record(String kind, String host, String message) {
     keep(id -> store.recordEvent(id, kind, host, message));
-  }
-
-  /** A trial's event line, committed with its outcome: an fsync of its own costs ms. */
-  private void recordWithNext(String message) {
-    keep(id -> store.recordEventWithNext(id, "trial", null, message));
   }
 
   private void keep(LongConsumer write) {

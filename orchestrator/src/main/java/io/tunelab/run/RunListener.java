@@ -21,12 +21,6 @@ public interface RunListener {
   /** The settings a trial applied on every host (read back), once its apply phase is over. */
   default void settingsApplied(TrialStarted trial, List<SettingRow> settings) {}
 
-  /**
-   * A trial ended and its outcome is about to be committed: what the listener writes to the store
-   * now (with a {@code WithNext} call) is committed with that outcome.
-   */
-  default void trialEnding(TrialEnded trial) {}
-
   /** A trial ended and is stored. */
   default void trialEnded(TrialEnded trial) {}
 

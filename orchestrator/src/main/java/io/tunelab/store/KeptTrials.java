@@ -2,6 +2,7 @@ package io.tunelab.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.TunelabException;
+import io.tunelab.store.ResultStore.Attempt;
 import io.tunelab.store.ResultStore.TrialResult;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,15 +13,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
- * Side files for trials the database refused (full disk, I/O error): {@code
- * t.db.pending/<experiment >-<trial>.json} beside the database {@code t.db}, each written whole and
- * synced, so a measured trial survives until {@code resume} stores it. A run reserves some space
- * there first, given back the moment a trial has to be kept: a full disk must not refuse the side
- * file too.
+ * Side files for trial commits the database refused (full disk, I/O error): {@code
+ * t.db.pending/<experiment>-<trial>.json} beside the database {@code t.db}, each written whole and
+ * synced, so a measured trial, its attempts and its event line survive until {@code resume} stores
+ * them. A run reserves some space there first, given back the moment a trial has to be kept: a full
+ * disk must not refuse the side file too.
  */
 final class KeptTrials {
   /** Room held back for side files; a trial's samples and settings take a few kilobytes. */
@@ -41,14 +44,59 @@ final class KeptTrials {
     this.dir = file.resolveSibling(file.getFileName() + ".pending");
   }
 
-  /** One kept trial as its side file holds it. */
+  /** The format of the side files written now: 2 added the attempts and the event line. */
+  static final int FORMAT = 2;
+
+  /**
+   * One kept trial commit as its side file holds it (format 1 files have neither attempts nor
+   * event: they read as none).
+   */
   record KeptTrial(
       int format,
       long experimentId,
       long trialId,
       String keptAt,
       String firstError,
-      TrialResult result) {}
+      TrialResult result,
+      List<KeptAttempt> attempts,
+      String event) {
+
+    /** What {@code commit} keeps, its next trial's start aside: that trial did not begin. */
+    static KeptTrial of(long experimentId, String keptAt, String firstError, TrialCommit commit) {
+      return new KeptTrial(
+          FORMAT,
+          experimentId,
+          commit.trialId(),
+          keptAt,
+          firstError,
+          commit.result(),
+          commit.attempts().stream().map(KeptAttempt::of).toList(),
+          commit.event());
+    }
+
+    /** The commit to store on resume. */
+    TrialCommit commit() {
+      List<Attempt> kept =
+          attempts == null ? List.of() : attempts.stream().map(KeptAttempt::attempt).toList();
+      return new TrialCommit(trialId, result, kept, event, OptionalLong.empty());
+    }
+  }
+
+  /** An attempt in a side file, its instants as ISO-8601 text. */
+  record KeptAttempt(String startedAt, String finishedAt, String status, String error) {
+    static KeptAttempt of(Attempt a) {
+      return new KeptAttempt(
+          a.startedAt().toString(), a.finishedAt().toString(), a.status().name(), a.error());
+    }
+
+    Attempt attempt() {
+      return new Attempt(
+          Instant.parse(startedAt),
+          Instant.parse(finishedAt),
+          Attempt.Status.valueOf(status),
+          error);
+    }
+  }
 
   Path dir() {
     return dir;

@@ -53,40 +53,27 @@ public interface ResultStore extends AutoCloseable {
   /** Marks a trial running. */
   void startTrial(long trialId);
 
-  /** Commits a trial's outcome, samples and settings, and refreshes its cell's statistics. */
-  void finishTrial(long trialId, TrialResult result);
-
   /**
-   * {@link #finishTrial} and {@link #startTrial} of {@code next} in one commit, for a next trial
-   * that follows at once: one fsync'd commit per trial. A default for stores without transactions.
+   * Stores the end of a trial in one transaction: its outcome, samples and settings with its cell's
+   * refreshed statistics, the attempts and the event line it carries, and the next trial's start
+   * when it has one. A commit that fails leaves nothing of it behind.
    */
-  default void finishTrialStartingNext(long trialId, TrialResult result, long next) {
-    finishTrial(trialId, result);
-    startTrial(next);
-  }
+  void commitTrial(TrialCommit commit);
 
   /**
-   * Sets a trial started by {@link #finishTrialStartingNext} back to pending when the run stopped
+   * Sets a trial started by a {@link TrialCommit#startNext} back to pending when the run stopped
    * before it ran. A no-op by default, for stores that do not keep a trial's start.
    */
   default void unstartTrial(long trialId) {}
 
   /**
-   * Records one attempt at a trial, numbered after those recorded for it before (by this run or an
-   * earlier one); returns its number. Added with table {@code trial_attempts}, hence a default that
-   * only the SQLite store overrides.
+   * Records one attempt at a trial on its own, numbered after those recorded for it before (by this
+   * run or an earlier one); returns its number. For the attempts a lost host ended: the one that
+   * ends the trial goes with its {@link TrialCommit}. Added with table {@code trial_attempts},
+   * hence a default that only the SQLite store overrides.
    */
   default int recordAttempt(long trialId, Attempt attempt) {
     throw new UnsupportedOperationException("recordAttempt() in " + getClass().getSimpleName());
-  }
-
-  /**
-   * {@link #recordAttempt}, possibly written with the store's next write (the trial's own {@link
-   * #finishTrial}) instead of a commit of its own: for the attempt that succeeded, which then
-   * commits with the trial's outcome.
-   */
-  default void recordAttemptWithNext(long trialId, Attempt attempt) {
-    recordAttempt(trialId, attempt);
   }
 
   /**
@@ -133,14 +120,6 @@ public interface ResultStore extends AutoCloseable {
    */
   default void recordEvent(long experimentId, String kind, String host, String message) {
     throw new UnsupportedOperationException("recordEvent() in " + getClass().getSimpleName());
-  }
-
-  /**
-   * {@link #recordEvent}, possibly written with the store's next write instead of a commit of its
-   * own: for the line every trial adds, whose trial row says the same (a crash may lose it).
-   */
-  default void recordEventWithNext(long experimentId, String kind, String host, String message) {
-    recordEvent(experimentId, kind, host, message);
   }
 
   @Override

@@ -20,12 +20,8 @@ final class SqliteAttempts {
         "record an attempt of trial " + trialId, c -> insert(c, trialId, attempt));
   }
 
-  /** {@link #record}, written with the next transaction instead of a commit of its own. */
-  void recordWithNext(long trialId, Attempt attempt) {
-    tx.ride(c -> insert(c, trialId, attempt));
-  }
-
-  private static int insert(Connection c, long trialId, Attempt attempt) throws SQLException {
+  /** Inserts an attempt numbered after the trial's others, in the caller's transaction. */
+  static int insert(Connection c, long trialId, Attempt attempt) throws SQLException {
     int number;
     try (PreparedStatement ps =
         c.prepareStatement(

@@ -30,9 +30,17 @@ final class SqliteEvents {
     tx.transaction("record an event", insert);
   }
 
-  /** {@link #record}, written with the next transaction instead of a commit of its own. */
-  void recordWithNext(long experimentId, String kind, String host, String message) {
-    tx.ride(insert(experimentId, time.now(), kind, host, message));
+  /** Inserts an event of the experiment of trial {@code trialId}, in the caller's transaction. */
+  static void insertForTrial(Connection c, long trialId, String at, String kind, String message)
+      throws SQLException {
+    update(
+        c,
+        "INSERT INTO events (experiment_id, at, kind, host, message)"
+            + " SELECT experiment_id, ?, ?, NULL, ? FROM trials WHERE id = ?",
+        at,
+        kind,
+        message,
+        trialId);
   }
 
   private static Work<Integer> insert(

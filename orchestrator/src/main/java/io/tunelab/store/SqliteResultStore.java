@@ -198,27 +198,17 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   /**
-   * Commits a trial's outcome. When the disk is full or fails (SQLite FULL, IOERR), the outcome is
+   * Commits a trial. When the disk is full or fails (SQLite FULL, IOERR), the whole commit is
    * written to a side file instead ({@code <db>.pending/<experiment>-<trial>.json}, synced), which
    * {@link #importKeptTrials} stores on {@code resume}; the error, exit code 3, names that file and
    * the database's error.
    */
   @Override
-  public void finishTrial(long trialId, TrialResult result) {
+  public void commitTrial(TrialCommit commit) {
     try {
-      trials.finishTrial(trialId, result);
+      trials.commit(commit);
     } catch (StorageFailure e) {
-      throw keep(trialId, result, e);
-    }
-  }
-
-  /** {@link #finishTrial}, and with it the next trial's start; kept the same way on a full disk. */
-  @Override
-  public void finishTrialStartingNext(long trialId, TrialResult result, long next) {
-    try {
-      trials.finishTrialStartingNext(trialId, result, next);
-    } catch (StorageFailure e) {
-      throw keep(trialId, result, e);
+      throw keep(commit, e);
     }
   }
 
@@ -227,7 +217,8 @@ public final class SqliteResultStore implements ResultStore {
     trials.unstartTrial(trialId);
   }
 
-  private TunelabException keep(long trialId, TrialResult result, StorageFailure e) {
+  private TunelabException keep(TrialCommit commit, StorageFailure e) {
+    long trialId = commit.trialId();
     long experimentId;
     try {
       experimentId = experiments.experimentOfTrial(trialId);
@@ -238,9 +229,7 @@ public final class SqliteResultStore implements ResultStore {
     String resume = experimentId > 0 ? "`tunelab resume " + experimentId + "`" : "`tunelab resume`";
     try {
       Path file =
-          kept.keep(
-              new KeptTrials.KeptTrial(
-                  1, experimentId, trialId, time.now(), e.getMessage(), result));
+          kept.keep(KeptTrials.KeptTrial.of(experimentId, time.now(), e.getMessage(), commit));
       return new TunelabException(
           TunelabException.HOST_REFUSED,
           e.getMessage()
@@ -267,7 +256,7 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   /**
-   * Holds a little space beside the database for side files (see {@link #finishTrial}), given back
+   * Holds a little space beside the database for side files (see {@link #commitTrial}), given back
    * when the store closes. False when the disk has not even that.
    */
   public boolean reserveForKeptTrials() {
@@ -276,9 +265,10 @@ public final class SqliteResultStore implements ResultStore {
   }
 
   /**
-   * Stores the trials of {@code experimentId} that a full or failing disk left in side files, and
-   * deletes each file once its trial is in. A trial the database already has is not stored twice.
-   * Returns one line per file, saying what became of it.
+   * Stores the trial commits of {@code experimentId} that a full or failing disk left in side
+   * files, and deletes each file once its trial is in. A trial the database already has finished is
+   * not stored twice, nor are its attempts or event. Returns one line per file, saying what became
+   * of it.
    */
   public List<String> importKeptTrials(long experimentId) {
     List<String> done = new ArrayList<>();
@@ -295,7 +285,7 @@ public final class SqliteResultStore implements ResultStore {
       if (owner != experimentId) {
         continue;
       }
-      boolean stored = trials.finishIfUnfinished(trial.trialId(), trial.result(), trial.keptAt());
+      boolean stored = trials.commitIfUnfinished(trial.commit(), trial.keptAt());
       try {
         kept.delete(file);
       } catch (IOException e) {
@@ -330,16 +320,6 @@ public final class SqliteResultStore implements ResultStore {
   @Override
   public int recordAttempt(long trialId, Attempt attempt) {
     return attempts.record(trialId, attempt);
-  }
-
-  @Override
-  public void recordAttemptWithNext(long trialId, Attempt attempt) {
-    attempts.recordWithNext(trialId, attempt);
-  }
-
-  @Override
-  public void recordEventWithNext(long experimentId, String kind, String host, String message) {
-    events.recordWithNext(experimentId, kind, host, message);
   }
 
   @Override

@@ -6,8 +6,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -28,8 +26,6 @@ final class SqliteTransactions implements AutoCloseable {
   private final Path file;
   private final Connection db;
   private final Duration busyBudget;
-  // Rows that need no commit of their own: written first in the next transaction.
-  private final List<Work<?>> riders = new ArrayList<>();
 
   SqliteTransactions(Path file, Connection db) {
     this(file, db, BUSY_BUDGET);
@@ -62,11 +58,6 @@ final class SqliteTransactions implements AutoCloseable {
       try {
         return once(work);
       } catch (SQLException e) {
-        if (!riders.isEmpty() && !busy(e)) {
-          // Riders are kept when they can be: never at the cost of the work they rode on.
-          riders.clear();
-          continue;
-        }
         // Rolled back whole: the work runs again from the start once the holder lets go.
         if (!busy(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
           throw failure(what, e);
@@ -84,12 +75,8 @@ final class SqliteTransactions implements AutoCloseable {
       begin();
       T result;
       try {
-        for (Work<?> rider : riders) {
-          rider.run(db);
-        }
         result = work.run(db);
         db.commit();
-        riders.clear();
       } catch (SQLException | RuntimeException e) {
         try {
           db.rollback();
@@ -125,13 +112,9 @@ final class SqliteTransactions implements AutoCloseable {
   /**
    * Runs {@code work} as {@link #transaction} does with SQLite's foreign key checks off, for a bulk
    * insert that checks its own rows' keys once at the end: looked up row by row they cost more than
-   * the rest of the insert. Rows waiting to ride are first written with the checks on, in a
-   * transaction of their own, so that the work's check covers every row written without them.
+   * the rest of the insert.
    */
   synchronized <T> T transactionCheckingKeysItself(String what, Work<T> work) {
-    if (!riders.isEmpty()) {
-      transaction("write the waiting rows", c -> null);
-    }
     foreignKeys(false, what);
     try {
       return transaction(what, work);
@@ -183,15 +166,6 @@ final class SqliteTransactions implements AutoCloseable {
   }
 
   /**
-   * Has {@code work} written in the next transaction, before that one's own work, instead of in a
-   * commit (an fsync) of its own: for rows that may wait a trial, and may be lost with a crash or
-   * dropped when that transaction fails. {@link #close} writes what is left.
-   */
-  synchronized void ride(Work<?> work) {
-    riders.add(work);
-  }
-
-  /**
    * Runs {@code work} in autocommit mode, as SQLite runs a statement typed at its prompt, and
    * leaves its SQL errors to the caller: for the user's own statements ({@code tunelab query}).
    */
@@ -201,13 +175,6 @@ final class SqliteTransactions implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (!riders.isEmpty()) {
-      try {
-        transaction("write the last rows", c -> null);
-      } catch (TunelabException e) {
-        // the rows were the kind that may be lost: the database closes all the same
-      }
-    }
     try {
       db.close();
     } catch (SQLException e) {

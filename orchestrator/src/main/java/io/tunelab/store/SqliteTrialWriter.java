@@ -68,18 +68,6 @@ final class SqliteTrialWriter {
     transaction("start trial " + trialId, c -> start(c, trialId, time.now()));
   }
 
-  /** See {@link ResultStore#finishTrialStartingNext}. */
-  void finishTrialStartingNext(long trialId, TrialResult result, long next) {
-    requireFinished(result);
-    String now = time.now();
-    transaction(
-        "finish trial " + trialId + " and start trial " + next,
-        c -> {
-          finish(c, trialId, result, now);
-          start(c, next, now);
-        });
-  }
-
   /** See {@link ResultStore#unstartTrial}. */
   void unstartTrial(long trialId) {
     tx.transaction(
@@ -94,50 +82,67 @@ final class SqliteTrialWriter {
   }
 
   private void start(Connection c, long trialId, String now) throws SQLException {
-    update(
-        c,
-        "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
-            + " error = NULL, workload_seconds = NULL WHERE id = ?",
-        TrialStatus.RUNNING.text(),
-        now,
-        trialId);
+    int started =
+        update(
+            c,
+            "UPDATE trials SET status = ?, started_at = ?, finished_at = NULL,"
+                + " error = NULL, workload_seconds = NULL WHERE id = ?",
+            TrialStatus.RUNNING.text(),
+            now,
+            trialId);
+    if (started == 0) {
+      throw new IllegalArgumentException("no trial " + trialId);
+    }
     // A trial run again must not leave its old samples in the statistics.
     if (deleteOutcome(c, trialId) > 0) {
       SqliteCellStatistics.refresh(c, cellOf(c, trialId));
     }
   }
 
-  /** See {@link ResultStore#finishTrial}. */
-  void finishTrial(long trialId, TrialResult result) {
-    finishTrial(trialId, result, time.now());
+  /** See {@link ResultStore#commitTrial}. */
+  void commit(TrialCommit commit) {
+    String now = time.now();
+    transaction(
+        "finish trial " + commit.trialId(),
+        c -> {
+          write(c, commit, now);
+          if (commit.startNext().isPresent()) {
+            start(c, commit.startNext().getAsLong(), now);
+          }
+        });
   }
 
   /**
-   * Stores a trial kept in a side file, as it ended at {@code finishedAt}, unless the trial has
-   * finished since; returns whether it stored it.
+   * Stores a commit kept in a side file, as it ended at {@code finishedAt} (without its next
+   * trial's start), unless the trial has finished since; returns whether it stored it.
    */
-  boolean finishIfUnfinished(long trialId, TrialResult result, String finishedAt) {
-    boolean unfinished =
-        tx.transaction(
-            "read the status of trial " + trialId,
-            c -> {
-              try (PreparedStatement ps =
-                  c.prepareStatement("SELECT status FROM trials WHERE id = ?")) {
-                ps.setLong(1, trialId);
-                try (ResultSet rs = ps.executeQuery()) {
-                  return rs.next() && TrialStatus.of(rs.getString(1)).unfinished();
-                }
+  boolean commitIfUnfinished(TrialCommit commit, String finishedAt) {
+    long trialId = commit.trialId();
+    return tx.transaction(
+        "store the kept trial " + trialId,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT status FROM trials WHERE id = ?")) {
+            ps.setLong(1, trialId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next() || TrialStatus.of(rs.getString(1)).finished()) {
+                return false;
               }
-            });
-    if (unfinished) {
-      finishTrial(trialId, result, finishedAt);
-    }
-    return unfinished;
+            }
+          }
+          write(c, commit, finishedAt);
+          return true;
+        });
   }
 
-  private void finishTrial(long trialId, TrialResult result, String now) {
-    requireFinished(result);
-    transaction("finish trial " + trialId, c -> finish(c, trialId, result, now));
+  private void write(Connection c, TrialCommit commit, String now) throws SQLException {
+    finish(c, commit.trialId(), commit.result(), now);
+    for (ResultStore.Attempt attempt : commit.attempts()) {
+      SqliteAttempts.insert(c, commit.trialId(), attempt);
+    }
+    if (commit.event() != null) {
+      SqliteEvents.insertForTrial(c, commit.trialId(), now, "trial", commit.event());
+    }
   }
 
   private void finish(Connection c, long trialId, TrialResult result, String now)
@@ -160,12 +165,6 @@ final class SqliteTrialWriter {
     insertProcesses(c, trialId, listOrEmpty(result.processes()));
     insertOutputs(c, trialId, listOrEmpty(result.outputs()));
     SqliteCellStatistics.refresh(c, cellId);
-  }
-
-  private static void requireFinished(TrialResult result) {
-    if (!result.status().finished()) {
-      throw new IllegalArgumentException("a trial cannot finish as " + result.status());
-    }
   }
 
   /** Work of one transaction that returns nothing. */

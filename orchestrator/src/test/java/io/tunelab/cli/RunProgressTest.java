@@ -74,16 +74,13 @@ class RunProgressTest {
                 new SettingRow(
                     "client", "c1", "vm.swappiness", "/q", "default", "60", "60", false)));
         clock.now = clock.now.plusSeconds(30);
-        // as the trial loop calls them: the event before the outcome's commit, the line after
         TrialEnded firstEnded = new TrialEnded(first, TrialStatus.OK, "0.400 s", 30);
-        progress.trialEnding(firstEnded);
         progress.trialEnded(firstEnded);
         TrialStarted second =
             new TrialStarted(2, 2, id, new TrialRef(12, 1, 1, 2, 2, false), "bs=1M");
         progress.trialStarted(second);
         clock.now = clock.now.plusSeconds(10);
         TrialEnded secondEnded = new TrialEnded(second, TrialStatus.FAILED, "FAILED: exited 3", 10);
-        progress.trialEnding(secondEnded);
         progress.trialEnded(secondEnded);
         progress.hostEvent("db1", "restored 1 setting(s)");
         progress.printer().accept("warning: teardown: x");
@@ -117,8 +114,6 @@ class RunProgressTest {
                   "run started: 2 trial(s) to run, controller pid "
                       + ProcessHandle.current().pid()
                       + ", --max-time 10h00m"),
-              List.of("trial", "", "[1/2] bs=1M rep 1: 0.400 s"),
-              List.of("trial", "", "[2/2] bs=1M rep 2: FAILED: exited 3"),
               List.of("host", "db1", "restored 1 setting(s)"),
               List.of("message", "", "warning: teardown: x")),
           events.rows().stream()

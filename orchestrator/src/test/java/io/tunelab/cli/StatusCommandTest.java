@@ -8,6 +8,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
 import io.tunelab.testing.Cli;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,12 +38,12 @@ class StatusCommandTest {
                 store.recordEvent(id, "start", null, "run started: 2 trial(s) to run");
                 List<TrialRef> trials = store.unfinishedTrials(id);
                 store.startTrial(trials.get(0).trialId());
-                store.finishTrial(trials.get(0).trialId(), Fixtures.gib64(16));
+                store.commitTrial(TrialCommit.of(trials.get(0).trialId(), Fixtures.gib64(16)));
                 store.recordEvent(id, "trial", null, "[1/2] bs=1M rep 1: 16.000 s");
                 store.startTrial(trials.get(1).trialId());
                 inSecondTrial.countDown();
                 statusRead.await(30, TimeUnit.SECONDS);
-                store.finishTrial(trials.get(1).trialId(), Fixtures.gib64(16));
+                store.commitTrial(TrialCommit.of(trials.get(1).trialId(), Fixtures.gib64(16)));
                 store.setExperimentStatus(id, ExperimentStatus.FINISHED);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

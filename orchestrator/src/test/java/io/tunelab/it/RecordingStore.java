@@ -4,6 +4,7 @@ import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
+import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialCounts;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,15 +24,9 @@ final class RecordingStore implements ResultStore {
   }
 
   @Override
-  public void finishTrial(long trialId, TrialResult result) {
-    results.add(result);
-    store.finishTrial(trialId, result);
-  }
-
-  @Override
-  public void finishTrialStartingNext(long trialId, TrialResult result, long next) {
-    results.add(result);
-    store.finishTrialStartingNext(trialId, result, next);
+  public void commitTrial(TrialCommit commit) {
+    results.add(commit.result());
+    store.commitTrial(commit);
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,9 +60,10 @@ class ClassicReportGoldenTest {
       store.recordHost(id, "disk", "local", Map.of("kernel_release", "6.1.0"));
       for (TrialRef t : store.unfinishedTrials(id)) {
         double bsMiB = cells.get(t.cellOrdinal() - 1).params().get("bs").equals("1M") ? 1 : 64;
-        store.finishTrial(
-            t.trialId(),
-            dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(),
+                dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
@@ -79,7 +81,8 @@ class ClassicReportGoldenTest {
           List.of(cell(1, "threads", "1"), cell(2, "threads", "2"), cell(3, "threads", "16"));
       id = store.createExperiment(experiment("my-reader", 2, 0, cells), Fixtures.TOOL_VERSION);
       for (TrialRef t : store.unfinishedTrials(id)) {
-        store.finishTrial(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1));
+        store.commitTrial(
+            TrialCommit.of(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }

@@ -12,6 +12,7 @@ import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.SqliteQueryRunner;
 import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.workload.Sample;
 import java.io.IOException;
@@ -94,7 +95,7 @@ class SavedQueryAnswersTest {
         s *= 1.1; // 2048/64M: 9.1 % less throughput on the new kernel
       }
       store.startTrial(t.trialId());
-      store.finishTrial(t.trialId(), twoReaders(s));
+      store.commitTrial(TrialCommit.of(t.trialId(), twoReaders(s)));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
   }

@@ -141,8 +141,9 @@ public final class Fixtures {
       for (ResultStore.TrialRef t : store.unfinishedTrials(id)) {
         store.startTrial(t.trialId());
         if (run == 1 && t.cellOrdinal() == 4 && t.rep() == 3) {
-          store.finishTrial(
-              t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error"));
+          store.commitTrial(
+              TrialCommit.of(
+                  t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error")));
           continue;
         }
         double bsMiB = t.cellOrdinal() % 2 == 1 ? 64 : 32;
@@ -161,9 +162,11 @@ public final class Fixtures {
                     "996",
                     "1280",
                     true));
-        store.finishTrial(
-            t.trialId(),
-            new TrialResult(r.status(), r.error(), r.workloadSeconds(), r.samples(), settings));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(),
+                new TrialResult(
+                    r.status(), r.error(), r.workloadSeconds(), r.samples(), settings)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }

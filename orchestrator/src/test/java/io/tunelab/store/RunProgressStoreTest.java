@@ -5,20 +5,25 @@ import static io.tunelab.store.Fixtures.experiment;
 import static io.tunelab.store.Fixtures.gib64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.store.ResultStore.Attempt;
 import io.tunelab.store.ResultStore.TrialRef;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code status} reads of a run that another store (another process) is writing. */
 class RunProgressStoreTest {
+  private static final Instant T0 = Instant.parse("2024-05-01T12:00:00Z");
+
   @TempDir Path dir;
 
   /** A clock the test moves, so that trial durations are known. */
@@ -71,7 +76,7 @@ class RunProgressStoreTest {
       for (int i = 0; i < 2; i++) {
         writer.startTrial(trials.get(i).trialId());
         clock.add(10 + 20 * i);
-        writer.finishTrial(trials.get(i).trialId(), gib64(16));
+        writer.commitTrial(TrialCommit.of(trials.get(i).trialId(), gib64(16)));
         writer.recordEvent(id, "trial", null, "[" + (i + 1) + "/4] ended");
       }
       writer.startTrial(trials.get(2).trialId());
@@ -97,7 +102,8 @@ class RunProgressStoreTest {
   }
 
   @Test
-  void theNextTrialStartsAndTheEventIsKeptInTheCommitOfATrialsOutcome() throws Exception {
+  void theNextTrialStartsAndTheEventAndAttemptAreKeptInTheCommitOfATrialsOutcome()
+      throws Exception {
     Path db = dir.resolve("t.db");
     Tick clock = new Tick();
     try (SqliteResultStore writer = SqliteResultStore.open(db, clock)) {
@@ -108,8 +114,14 @@ class RunProgressStoreTest {
       List<TrialRef> trials = writer.unfinishedTrials(id);
       writer.startTrial(trials.get(0).trialId());
       clock.add(10);
-      writer.recordEventWithNext(id, "trial", null, "[1/3] ended");
-      writer.finishTrialStartingNext(trials.get(0).trialId(), gib64(16), trials.get(1).trialId());
+      writer.commitTrial(
+          new TrialCommit(
+                  trials.get(0).trialId(),
+                  gib64(16),
+                  List.of(new Attempt(T0, T0.plusSeconds(10), Attempt.Status.OK, null)),
+                  "[1/3] ended",
+                  OptionalLong.empty())
+              .startingNext(trials.get(1).trialId()));
 
       try (SqliteResultStore reader = SqliteResultStore.openReadOnly(db)) {
         ExperimentProgress p = reader.progress(id).orElseThrow();
@@ -117,7 +129,14 @@ class RunProgressStoreTest {
         assertEquals(1, p.trials().running());
         assertEquals(2, p.current().seq());
         assertEquals("2024-05-01T12:00:10.000Z", p.current().startedAt());
-        assertEquals("[1/3] ended", p.lastEvent().message());
+        assertEquals(
+            new ExperimentProgress.Event("2024-05-01T12:00:10.000Z", "trial", null, "[1/3] ended"),
+            p.lastEvent());
+        assertEquals(
+            List.of(List.of(1L, "ok", "2024-05-01T12:00:00.000Z", "2024-05-01T12:00:10.000Z")),
+            reader
+                .query("SELECT attempt, status, started_at, finished_at FROM trial_attempts")
+                .rows());
       }
 
       // The run stopped before the started trial ran: it is pending again, as it was.
@@ -128,6 +147,43 @@ class RunProgressStoreTest {
         assertEquals(2, p.trials().pending());
         assertNull(p.current());
       }
+    }
+  }
+
+  @Test
+  void aCommitThatFailsLeavesNoAttemptAndNoEventBehind() throws Exception {
+    Path db = dir.resolve("t.db");
+    try (SqliteResultStore writer = SqliteResultStore.open(db, new Tick())) {
+      long id =
+          writer.createExperiment(
+              experiment("fails", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      long trial = writer.unfinishedTrials(id).get(0).trialId();
+      writer.startTrial(trial);
+      TrialCommit commit =
+          new TrialCommit(
+                  trial,
+                  gib64(16),
+                  List.of(new Attempt(T0, T0.plusSeconds(1), Attempt.Status.OK, null)),
+                  "[1/1] ended",
+                  OptionalLong.empty())
+              .startingNext(trial + 100); // no such trial: the last write of the commit fails
+
+      assertThrows(IllegalArgumentException.class, () -> writer.commitTrial(commit));
+
+      ExperimentProgress p = writer.progress(id).orElseThrow();
+      assertEquals(1, p.trials().running());
+      assertEquals(0, p.trials().ok());
+      assertNull(p.lastEvent());
+      assertEquals(List.of(List.of(0L)), writer.query("SELECT count(*) FROM samples").rows());
+      assertEquals(
+          List.of(List.of(0L)), writer.query("SELECT count(*) FROM trial_attempts").rows());
+      // The same commit without the bad start goes in whole.
+      writer.commitTrial(
+          new TrialCommit(
+              trial, commit.result(), commit.attempts(), commit.event(), OptionalLong.empty()));
+      assertEquals(
+          List.of(List.of(1L)), writer.query("SELECT count(*) FROM trial_attempts").rows());
+      assertEquals("[1/1] ended", writer.progress(id).orElseThrow().lastEvent().message());
     }
   }
 

@@ -59,7 +59,7 @@ class SqlitePlanScaleTest {
         assertEquals(t.rep(), r.rep());
         assertEquals(t.warmup(), r.warmup());
       }
-      store.finishTrial(refs.get(0).trialId(), Fixtures.timed(1));
+      store.commitTrial(TrialCommit.of(refs.get(0).trialId(), Fixtures.timed(1)));
       assertEquals(trials.size() - 1, store.unfinishedTrials(id).size());
       assertEquals(
           List.of(List.of("21000", "b \"quoted\"", "é\t21000", "2")),

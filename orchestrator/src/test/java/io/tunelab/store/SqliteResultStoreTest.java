@@ -135,12 +135,12 @@ class SqliteResultStoreTest {
               Fixtures.TOOL_VERSION);
       List<TrialRef> trials = store.unfinishedTrials(id);
       // Cell 1: a wild warm-up, the design example's three reads, one failure.
-      store.finishTrial(trials.get(0).trialId(), gib64(1.0));
-      store.finishTrial(trials.get(1).trialId(), gib64(16.067));
-      store.finishTrial(trials.get(2).trialId(), gib64(16.883));
+      store.commitTrial(TrialCommit.of(trials.get(0).trialId(), gib64(1.0)));
+      store.commitTrial(TrialCommit.of(trials.get(1).trialId(), gib64(16.067)));
+      store.commitTrial(TrialCommit.of(trials.get(2).trialId(), gib64(16.883)));
       store.startTrial(trials.get(3).trialId());
-      store.finishTrial(trials.get(3).trialId(), gib64(16.096));
-      store.finishTrial(trials.get(4).trialId(), Fixtures.failed("dd: I/O error"));
+      store.commitTrial(TrialCommit.of(trials.get(3).trialId(), gib64(16.096)));
+      store.commitTrial(TrialCommit.of(trials.get(4).trialId(), Fixtures.failed("dd: I/O error")));
 
       List<List<Object>> stats =
           rows(
@@ -178,7 +178,7 @@ class SqliteResultStoreTest {
       long id =
           store.createExperiment(
               experiment("one", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
-      store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(16.0));
+      store.commitTrial(TrialCommit.of(store.unfinishedTrials(id).get(0).trialId(), gib64(16.0)));
     }
     assertEquals(
         List.of(List.of(1L, 0.0, 64.0)),
@@ -194,8 +194,8 @@ class SqliteResultStoreTest {
           store.createExperiment(
               experiment("again", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
       long trial = store.unfinishedTrials(id).get(0).trialId();
-      store.finishTrial(trial, gib64(20.0));
-      store.finishTrial(trial, gib64(16.0));
+      store.commitTrial(TrialCommit.of(trial, gib64(20.0)));
+      store.commitTrial(TrialCommit.of(trial, gib64(16.0)));
     }
     assertEquals(List.of(List.of(8L)), rows("SELECT count(*) FROM samples"));
     assertEquals(List.of(List.of(1L)), rows("SELECT count(*) FROM settings"));
@@ -212,12 +212,13 @@ class SqliteResultStoreTest {
               experiment("resume", 2, 0, List.of(cell(1, "bs", "1M"), cell(2, "bs", "2M"))),
               Fixtures.TOOL_VERSION);
       List<TrialRef> all = store.unfinishedTrials(id);
-      store.finishTrial(all.get(0).trialId(), gib64(10));
-      store.finishTrial(all.get(1).trialId(), Fixtures.failed("boom"));
+      store.commitTrial(TrialCommit.of(all.get(0).trialId(), gib64(10)));
+      store.commitTrial(TrialCommit.of(all.get(1).trialId(), Fixtures.failed("boom")));
       store.startTrial(all.get(2).trialId());
-      store.finishTrial(
-          all.get(3).trialId(),
-          new ResultStore.TrialResult(TrialStatus.SKIPPED, null, 0, null, null));
+      store.commitTrial(
+          TrialCommit.of(
+              all.get(3).trialId(),
+              new ResultStore.TrialResult(TrialStatus.SKIPPED, null, 0, null, null)));
       long other =
           store.createExperiment(
               experiment("other", 1, 0, List.of(cell(1, "x", "1"))), Fixtures.TOOL_VERSION);
@@ -367,7 +368,7 @@ class SqliteResultStoreTest {
       long id =
           store.createExperiment(
               experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
-      store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), gib64(10));
+      store.commitTrial(TrialCommit.of(store.unfinishedTrials(id).get(0).trialId(), gib64(10)));
       store.query("DELETE FROM experiments WHERE id = " + id);
     }
     for (String table :

@@ -91,7 +91,7 @@ class TrialOutcomeStoreTest {
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       trial = store.unfinishedTrials(id).get(0).trialId();
       store.startTrial(trial);
-      store.finishTrial(trial, twoJobs(8));
+      store.commitTrial(TrialCommit.of(trial, twoJobs(8)));
     }
 
     assertEquals(
@@ -138,11 +138,11 @@ class TrialOutcomeStoreTest {
           store.createExperiment(
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       long trial = store.unfinishedTrials(id).get(0).trialId();
-      store.finishTrial(trial, twoJobs(8));
+      store.commitTrial(TrialCommit.of(trial, twoJobs(8)));
       store.startTrial(trial);
 
       assertEquals(List.of(List.of(0L, 0L, 0L)), counts());
-      store.finishTrial(trial, twoJobs(9));
+      store.commitTrial(TrialCommit.of(trial, twoJobs(9)));
     }
 
     assertEquals(List.of(List.of(3L, 2L, 1L)), counts());
@@ -156,7 +156,7 @@ class TrialOutcomeStoreTest {
       long id =
           store.createExperiment(
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
-      store.finishTrial(store.unfinishedTrials(id).get(0).trialId(), twoJobs(8));
+      store.commitTrial(TrialCommit.of(store.unfinishedTrials(id).get(0).trialId(), twoJobs(8)));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db());
         Statement st = c.createStatement()) {
@@ -210,7 +210,7 @@ class TrialOutcomeStoreTest {
       TrialRef pending = store.unfinishedTrials(1).get(0);
       assertEquals(2, pending.rep());
       store.startTrial(pending.trialId());
-      store.finishTrial(pending.trialId(), twoJobs(4));
+      store.commitTrial(TrialCommit.of(pending.trialId(), twoJobs(4)));
 
       ReportData data = store.report(1);
       assertEquals(2, data.cells().get(0).stats().get("seconds").n());
