@@ -8,7 +8,7 @@ import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.trace.PhaseTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,17 +40,17 @@ final class ExperimentSession {
       Matrix matrix,
       Inventory inventory,
       Path db,
-      ResultStore.StoredExperiment resumed,
+      StoredExperiment resumed,
       RecoveryOptions recovery,
       PrintWriter out,
       Watch watch) {
     Inventories.requireRoles(matrix, inventory);
-    SqliteResultStore.checkWritable(db);
+    Databases.checkWritable(db);
     ignoreHangup();
     Clock clock = Clock.systemUTC();
     Instant deadline = watch.maxTime() == null ? null : clock.instant().plus(watch.maxTime());
     try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
-        SqliteResultStore store = SqliteResultStore.open(db);
+        ResultStore store = Databases.open(db);
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime());
         PhaseTrace trace = trace()) {

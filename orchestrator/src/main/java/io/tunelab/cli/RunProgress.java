@@ -1,8 +1,8 @@
 package io.tunelab.cli;
 
 import io.tunelab.run.RunListener;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  */
 final class RunProgress implements RunListener, AutoCloseable {
   private final RunLog log;
-  private final ResultStore store;
+  private final RunStore store;
   private final Clock clock;
   private final int width;
   private final Duration maxTime;
@@ -42,7 +42,7 @@ final class RunProgress implements RunListener, AutoCloseable {
    * @param width the terminal's columns, for the bar
    * @param maxTime the run's {@code --max-time}, or null
    */
-  RunProgress(RunLog log, ResultStore store, Clock clock, int width, Duration maxTime) {
+  RunProgress(RunLog log, RunStore store, Clock clock, int width, Duration maxTime) {
     this.log = log;
     this.store = store;
     this.clock = clock;

@@ -11,8 +11,10 @@ import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TrialRef;
 import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +35,7 @@ import java.util.stream.Collectors;
  */
 public final class ExperimentRunner {
   private final HostConnector connector;
-  private final ResultStore store;
+  private final RunStore store;
   private final Consumer<String> out;
   private final String toolVersion;
   private final RunListener listener;
@@ -46,7 +48,7 @@ public final class ExperimentRunner {
   private final CountDownLatch finished = new CountDownLatch(1);
 
   public ExperimentRunner(
-      HostConnector connector, ResultStore store, Consumer<String> out, String toolVersion) {
+      HostConnector connector, RunStore store, Consumer<String> out, String toolVersion) {
     this(
         connector,
         store,
@@ -68,7 +70,7 @@ public final class ExperimentRunner {
    */
   public ExperimentRunner(
       HostConnector connector,
-      ResultStore store,
+      RunStore store,
       Consumer<String> out,
       String toolVersion,
       RunListener listener,
@@ -97,7 +99,7 @@ public final class ExperimentRunner {
   }
 
   /** Continues an experiment: only its unfinished trials run, none is repeated. */
-  public RunSummary resume(ResultStore.StoredExperiment experiment, Matrix matrix) {
+  public RunSummary resume(StoredExperiment experiment, Matrix matrix) {
     return execute(matrix, experiment);
   }
 
@@ -130,7 +132,7 @@ public final class ExperimentRunner {
     }
   }
 
-  private RunSummary execute(Matrix matrix, ResultStore.StoredExperiment resumed) {
+  private RunSummary execute(Matrix matrix, StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector, trace)) {
@@ -161,7 +163,7 @@ public final class ExperimentRunner {
         if (resumed != null) {
           experimentId = resumed.id();
         } else {
-          ResultStore.StoredPlan stored = store.storePlan(plan, toolVersion);
+          StoredPlan stored = store.storePlan(plan, toolVersion);
           experimentId = stored.experimentId();
           trials = stored.trials();
         }

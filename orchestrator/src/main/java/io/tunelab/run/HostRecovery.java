@@ -5,8 +5,8 @@ import io.tunelab.agent.AgentException;
 import io.tunelab.agent.Facts;
 import io.tunelab.matrix.Durations;
 import io.tunelab.matrix.Recovery;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.Attempt;
+import io.tunelab.store.Attempt;
+import io.tunelab.store.RunStore;
 import io.tunelab.trace.Phase;
 import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
@@ -38,7 +38,7 @@ final class HostRecovery {
   private final Map<String, HostKnobState> states;
   private final Map<String, String> bootIds;
   private final Recovery recovery;
-  private final ResultStore store;
+  private final RunStore store;
   private final long experimentId;
   private final Consumer<String> out;
   private final BooleanSupplier interrupted;
@@ -53,7 +53,7 @@ final class HostRecovery {
       Map<String, HostKnobState> states,
       Map<String, Facts> facts,
       Recovery recovery,
-      ResultStore store,
+      RunStore store,
       long experimentId,
       Consumer<String> out,
       BooleanSupplier interrupted,

@@ -1,7 +1,7 @@
 package io.tunelab.run;
 
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialStatus;
 import java.util.List;
 import java.util.function.Consumer;

@@ -3,13 +3,13 @@ package io.tunelab.run;
 import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.plan.Cell;
+import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.Attempt;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.trace.Phase;
 import io.tunelab.trace.PhaseTrace;
@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
  * after_trial} once the jobs have ended, whatever their outcome.
  */
 final class TrialLoop {
-  private final ResultStore store;
+  private final RunStore store;
   private final TrialExecutor executor;
   private final CellSteps cellSteps;
   private final HostRecovery recovery;
@@ -38,7 +38,7 @@ final class TrialLoop {
   private final PhaseTrace trace;
 
   TrialLoop(
-      ResultStore store,
+      RunStore store,
       TrialExecutor executor,
       HostRecovery recovery,
       CellSteps cellSteps,

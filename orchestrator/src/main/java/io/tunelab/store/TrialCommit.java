@@ -1,7 +1,5 @@
 package io.tunelab.store;
 
-import io.tunelab.store.ResultStore.Attempt;
-import io.tunelab.store.ResultStore.TrialResult;
 import java.util.List;
 import java.util.OptionalLong;
 

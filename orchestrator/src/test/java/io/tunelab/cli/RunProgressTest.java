@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.run.RunListener.TrialEnded;
 import io.tunelab.run.RunListener.TrialStarted;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialRef;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

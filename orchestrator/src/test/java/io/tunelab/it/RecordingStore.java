@@ -2,10 +2,15 @@ package io.tunelab.it;
 
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
+import io.tunelab.store.ExperimentSummary;
+import io.tunelab.store.OpenCell;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCommit;
-import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +20,11 @@ import java.util.Optional;
  * A result store that remembers every trial result it is handed before passing it on: the tests see
  * the process records, monitor rows and kept output whether or not the store writes them.
  */
-final class RecordingStore implements ResultStore {
-  private final ResultStore store;
+final class RecordingStore implements RunStore {
+  private final RunStore store;
   final List<TrialResult> results = new ArrayList<>();
 
-  RecordingStore(ResultStore store) {
+  RecordingStore(RunStore store) {
     this.store = store;
   }
 
@@ -80,11 +85,6 @@ final class RecordingStore implements ResultStore {
   }
 
   @Override
-  public TrialCounts trialCounts(long experimentId) {
-    return store.trialCounts(experimentId);
-  }
-
-  @Override
   public int recordAttempt(long trialId, Attempt attempt) {
     return store.recordAttempt(trialId, attempt);
   }
@@ -92,11 +92,6 @@ final class RecordingStore implements ResultStore {
   @Override
   public List<ExperimentSummary> experiments() {
     return store.experiments();
-  }
-
-  @Override
-  public Optional<StoredExperiment> latest() {
-    return store.latest();
   }
 
   @Override
@@ -112,6 +107,16 @@ final class RecordingStore implements ResultStore {
   @Override
   public void recordEvent(long experimentId, String kind, String host, String message) {
     store.recordEvent(experimentId, kind, host, message);
+  }
+
+  @Override
+  public boolean reserveForKeptTrials() {
+    return store.reserveForKeptTrials();
+  }
+
+  @Override
+  public List<String> importKeptTrials(long experimentId) {
+    return store.importKeptTrials(experimentId);
   }
 
   @Override

@@ -8,9 +8,10 @@ import static io.tunelab.store.Fixtures.timed;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ class ClassicReportGoldenTest {
 
   @TempDir Path dir;
 
-  private String report(long id, SqliteResultStore store) {
+  private String report(long id, ResultReader store) {
     return ClassicReport.render(store.report(id));
   }
 
@@ -37,7 +38,7 @@ class ClassicReportGoldenTest {
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
       id = Studies.iscsi(store);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/iscsi-readahead.txt", report(id, store));
     }
   }
@@ -67,7 +68,7 @@ class ClassicReportGoldenTest {
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/loop-readahead.txt", report(id, store));
     }
   }
@@ -86,7 +87,7 @@ class ClassicReportGoldenTest {
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/my-reader.txt", report(id, store));
     }
   }
@@ -101,7 +102,7 @@ class ClassicReportGoldenTest {
               experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))),
               Fixtures.TOOL_VERSION);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/planned.txt", report(id, store));
     }
   }

@@ -4,8 +4,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -138,7 +137,7 @@ public final class Fixtures {
           "srv1",
           Map.of("kernel_release", run == 0 ? "6.1.0" : "6.6.0", "boot_id", "b" + run));
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
-      for (ResultStore.TrialRef t : store.unfinishedTrials(id)) {
+      for (TrialRef t : store.unfinishedTrials(id)) {
         store.startTrial(t.trialId());
         if (run == 1 && t.cellOrdinal() == 4 && t.rep() == 3) {
           store.commitTrial(
