@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * Who watches a run as it goes: the trials as they start and end, the settings each applied, and
  * what happened to hosts. The command line draws progress and writes the log from these calls; the
- * run itself prints no progress text.
+ * run itself prints no progress text, and keeps its {@code events} rows itself ({@link RunEvents}).
  */
 public interface RunListener {
   /** The trial loop begins: {@code trials} unfinished trials of the experiment will run in turn. */
@@ -29,6 +29,9 @@ public interface RunListener {
 
   /** Something happened to the run as a whole, such as {@code --max-time} being reached. */
   default void runEvent(String message) {}
+
+  /** Something only a log needs, such as an event the store could not keep. */
+  default void warning(String message) {}
 
   /**
    * One trial of the loop.

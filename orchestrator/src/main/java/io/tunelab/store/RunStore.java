@@ -12,6 +12,9 @@ import java.util.Optional;
  */
 public interface RunStore extends AutoCloseable {
 
+  /** Where the store is, as messages name it (an SQLite store: its file's absolute path). */
+  String location();
+
   /** Writes the experiment, its cells and all its trials (pending) in one transaction. */
   long createExperiment(ExperimentPlan plan, String toolVersion);
 

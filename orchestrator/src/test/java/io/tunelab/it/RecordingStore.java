@@ -120,6 +120,11 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public String location() {
+    return store.location();
+  }
+
+  @Override
   public void close() {
     store.close();
   }
