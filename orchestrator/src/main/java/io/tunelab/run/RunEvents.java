@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.matrix.Durations;
+import io.tunelab.store.EventKind;
 import io.tunelab.store.RunStore;
 import io.tunelab.store.SettingRow;
 import java.time.Duration;
@@ -32,20 +33,20 @@ final class RunEvents implements RunListener {
   Consumer<String> lines(Consumer<String> out) {
     return line -> {
       out.accept(line);
-      record("message", null, line);
+      record(EventKind.MESSAGE, null, line);
     };
   }
 
   /** Keeps the error that ends the run. */
   void error(String message) {
-    record("error", null, message);
+    record(EventKind.ERROR, null, message);
   }
 
   @Override
   public void runStarted(long experimentId, int trials) {
     this.experimentId = experimentId;
     record(
-        "start",
+        EventKind.START,
         null,
         "run started: "
             + trials
@@ -73,13 +74,13 @@ final class RunEvents implements RunListener {
   @Override
   public void hostEvent(String host, String message) {
     next.hostEvent(host, message);
-    record("host", host, message);
+    record(EventKind.HOST, host, message);
   }
 
   @Override
   public void runEvent(String message) {
     next.runEvent(message);
-    record("run", null, message);
+    record(EventKind.RUN, null, message);
   }
 
   @Override
@@ -87,13 +88,13 @@ final class RunEvents implements RunListener {
     next.warning(message);
   }
 
-  private void record(String kind, String host, String message) {
+  private void record(EventKind kind, String host, String message) {
     long id = experimentId;
     if (id < 0) {
       return; // before the trials: no experiment to keep it with yet
     }
     try {
-      store.recordEvent(id, kind, host, message);
+      store.recordEvent(id, kind.text(), host, message);
     } catch (RuntimeException e) {
       next.warning("event not stored in the database: " + e.getMessage());
     }

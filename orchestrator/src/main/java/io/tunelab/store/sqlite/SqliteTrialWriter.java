@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
 import io.tunelab.store.Attempt;
+import io.tunelab.store.EventKind;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.MonitorSample;
 import io.tunelab.store.ProcessRecord;
@@ -146,7 +147,7 @@ final class SqliteTrialWriter {
       SqliteAttempts.insert(c, commit.trialId(), attempt);
     }
     if (commit.event() != null) {
-      SqliteEvents.insertForTrial(c, commit.trialId(), now, "trial", commit.event());
+      SqliteEvents.insertForTrial(c, commit.trialId(), now, EventKind.TRIAL.text(), commit.event());
     }
   }
 
