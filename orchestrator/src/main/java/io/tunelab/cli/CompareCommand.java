@@ -6,7 +6,7 @@ import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +102,7 @@ final class CompareCommand implements Callable<Integer> {
     Comparison.Options options = new Comparison.Options(alpha, percent(threshold), 0.95);
     Comparison comparison;
     List<ReportData> sides = new ArrayList<>();
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+    try (ResultReader store = Databases.openReader(db.path())) {
       if (axis == null) {
         if (experiments.size() != 2) {
           throw new TunelabException(
@@ -135,7 +135,7 @@ final class CompareCommand implements Callable<Integer> {
     return code;
   }
 
-  private static ReportData load(SqliteResultStore store, String experiment, ReportSelection s) {
+  private static ReportData load(ResultReader store, String experiment, ReportSelection s) {
     return store.report(ExperimentFinder.find(store, experiment).id(), s);
   }
 

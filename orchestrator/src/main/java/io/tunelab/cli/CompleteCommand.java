@@ -1,7 +1,6 @@
 package io.tunelab.cli;
 
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.SqliteResultStore;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,7 +39,7 @@ final class CompleteCommand implements Callable<Integer> {
     Set<String> words = new LinkedHashSet<>();
     try {
       ResultTable t =
-          SqliteResultStore.query(db.path(), "select id, name from experiments order by id desc");
+          Databases.query(db.path(), "select id, name from experiments order by id desc");
       for (List<Object> row : t.rows()) {
         words.add(String.valueOf(row.get(0)));
       }

@@ -1,8 +1,8 @@
 package io.tunelab.cli;
 
 import io.tunelab.store.ExperimentFinder;
-import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
+import io.tunelab.store.StoredExperiment;
 import picocli.CommandLine.Parameters;
 
 /** {@code [EXPERIMENT]}: an experiment by id or name, the latest when left out. */
@@ -14,7 +14,7 @@ final class ExperimentArgument {
   String experiment;
 
   /** The experiment named, or the latest; none fails with exit code 2. */
-  StoredExperiment find(SqliteResultStore store) {
+  StoredExperiment find(ResultReader store) {
     return ExperimentFinder.find(store, experiment);
   }
 }

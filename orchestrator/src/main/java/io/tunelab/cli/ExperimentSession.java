@@ -8,21 +8,19 @@ import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.trace.PhaseTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
-import java.util.function.Consumer;
 
 /**
- * What {@code run} and {@code resume} share: the store, the runner, Ctrl-C handling, and the
- * closing table.
+ * What {@code run} and {@code resume} share: the store, the runner, the log and the progress bar,
+ * Ctrl-C handling, and the closing table.
  */
 final class ExperimentSession {
   private ExperimentSession() {}
@@ -40,63 +38,45 @@ final class ExperimentSession {
       Matrix matrix,
       Inventory inventory,
       Path db,
-      ResultStore.StoredExperiment resumed,
+      StoredExperiment resumed,
       RecoveryOptions recovery,
       PrintWriter out,
       Watch watch) {
     Inventories.requireRoles(matrix, inventory);
-    SqliteResultStore.checkWritable(db);
+    Databases.checkWritable(db);
     ignoreHangup();
     Clock clock = Clock.systemUTC();
-    Instant deadline = watch.maxTime() == null ? null : clock.instant().plus(watch.maxTime());
     try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
-        SqliteResultStore store = SqliteResultStore.open(db);
+        ResultStore store = Databases.open(db);
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
-        RunProgress progress = new RunProgress(log, store, clock, columns(), watch.maxTime());
+        RunProgress progress = new RunProgress(log, clock, columns());
         PhaseTrace trace = trace()) {
       log.accept("log: " + log.file());
-      if (deadline != null) {
-        log.accept(
-            "max time "
-                + DurationText.format(watch.maxTime())
-                + ": no trial starts after "
-                + deadline.truncatedTo(ChronoUnit.SECONDS));
-      }
-      if (resumed != null) {
-        // Before anything else: a trial a full disk kept aside is stored, not run again.
-        store.importKeptTrials(resumed.id()).forEach(log);
-      }
-      if (!store.reserveForKeptTrials()) {
-        log.accept(
-            "warning: less than 1 MiB free beside "
-                + db
-                + ": a trial the database refuses for lack of space may be lost");
-      }
-      Consumer<String> printer = progress.printer();
       ExperimentRunner runner =
           new ExperimentRunner(
               connector,
               store,
-              printer,
+              log,
               TunelabCommand.version(),
               progress,
               clock,
-              deadline,
+              watch.maxTime(),
               recovery.reconnect);
       runner.traced(trace);
-      Thread hook =
-          new Thread(
-              () -> {
-                printer.accept("interrupted: stopping the workload, restoring every host …");
-                runner.interrupt(Duration.ofMinutes(2));
-              },
-              "tunelab-interrupt");
+      if (runner.deadline() != null) {
+        log.accept(
+            "max time "
+                + DurationText.format(watch.maxTime())
+                + ": no trial starts after "
+                + runner.deadline().truncatedTo(ChronoUnit.SECONDS));
+      }
+      Thread hook = new Thread(() -> runner.interrupt(Duration.ofMinutes(2)), "tunelab-interrupt");
       Runtime.getRuntime().addShutdownHook(hook);
       RunSummary summary;
       try {
         summary = resumed == null ? runner.run(matrix) : runner.resume(resumed, matrix);
       } catch (RuntimeException e) {
-        progress.error(String.valueOf(e.getMessage()));
+        log.logOnly("error: " + e.getMessage());
         throw e;
       } finally {
         progress.close();
@@ -108,7 +88,7 @@ final class ExperimentSession {
       }
       out.println();
       out.print(ReportCommand.render(store, db, summary.experimentId()));
-      printer.accept(
+      log.accept(
           String.format(
               Locale.ROOT,
               "experiment %d %s: %d ok, %d failed, %d unfinished; overhead per trial %.0f ms"
@@ -121,7 +101,7 @@ final class ExperimentSession {
               summary.overheadMillis(),
               db));
       if (summary.unfinished() > 0) {
-        printer.accept("continue with: tunelab resume " + summary.experimentId());
+        log.accept("continue with: tunelab resume " + summary.experimentId());
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
     }

@@ -4,8 +4,8 @@ import io.tunelab.TunelabException;
 import io.tunelab.report.ExportFormat;
 import io.tunelab.report.SampleWriter;
 import io.tunelab.store.ReportSelection;
-import io.tunelab.store.ResultStore.StoredExperiment;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialTable;
 import java.io.BufferedWriter;
@@ -90,7 +90,7 @@ final class ExportCommand implements Callable<Integer> {
           TunelabException.BAD_INPUT, "--processes and --outputs are two exports: choose one");
     }
     List<String> only = ReportSelection.parse(jobs, null).jobs();
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+    try (ResultReader store = Databases.openReader(db.path())) {
       StoredExperiment found = experiment.find(store);
       TrialCounts counts = store.trialCounts(found.id());
       TrialTable table = processes ? TrialTable.PROCESSES : outputs ? TrialTable.OUTPUTS : null;

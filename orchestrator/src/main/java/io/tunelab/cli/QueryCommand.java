@@ -2,7 +2,6 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.TableFormat;
-import io.tunelab.store.SqliteQueryRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +72,7 @@ final class QueryCommand implements Callable<Integer> {
     Map<String, String> values = values();
     spec.commandLine()
         .getOut()
-        .print(TableFormat.render(SqliteQueryRunner.query(db.path(), statement, values), format));
+        .print(TableFormat.render(Databases.query(db.path(), statement, values), format));
     return 0;
   }
 

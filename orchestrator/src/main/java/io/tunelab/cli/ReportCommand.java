@@ -8,7 +8,7 @@ import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
 import io.tunelab.store.TrialCounts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -108,7 +108,7 @@ final class ReportCommand implements Callable<Integer> {
               + " json");
     }
     Report report;
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+    try (ResultReader store = Databases.openReader(db.path())) {
       long id = experiment.find(store).id();
       List<ReportData> data = store.reports(id, selection);
       report = Report.build(data, new Report.Options(rows, cols, null));
@@ -182,7 +182,7 @@ final class ReportCommand implements Callable<Integer> {
   /**
    * The classic report of one experiment, as {@code run} and {@code resume} print it at the end.
    */
-  static String render(SqliteResultStore store, Path db, long experimentId) {
+  static String render(ResultReader store, Path db, long experimentId) {
     return ClassicReport.render(store.report(experimentId));
   }
 }

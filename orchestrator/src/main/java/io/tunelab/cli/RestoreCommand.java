@@ -9,7 +9,7 @@ import io.tunelab.inventory.Inventory;
 import io.tunelab.remote.Transport;
 import io.tunelab.run.InterruptedTeardown;
 import io.tunelab.run.SshConnector;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +72,7 @@ final class RestoreCommand implements Callable<Integer> {
       }
     }
     if (Files.exists(db.path())) {
-      try (SqliteResultStore store = SqliteResultStore.open(db.path())) {
+      try (ResultStore store = Databases.open(db.path())) {
         Map<String, SshConnector> connectors = new HashMap<>();
         try {
           int left =

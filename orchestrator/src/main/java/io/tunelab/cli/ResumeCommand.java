@@ -5,7 +5,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.StoredExperiment;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,8 +36,8 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResultStore.StoredExperiment stored;
-    try (SqliteResultStore store = SqliteResultStore.open(options.db.path())) {
+    StoredExperiment stored;
+    try (ResultStore store = Databases.open(options.db.path())) {
       stored =
           store
               .findExperiment(experiment)

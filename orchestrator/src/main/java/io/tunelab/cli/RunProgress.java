@@ -1,8 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.run.RunListener;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.SettingRow;
+import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,23 +12,18 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /**
- * What a person, the log file and {@code tunelab status} learn of a run: a progress bar on a
- * terminal (timestamped trial lines elsewhere), every trial's start, settings and end in the log,
- * and the run's events in the database for another process to read.
+ * What a person and the log file learn of a run: a progress bar on a terminal (timestamped trial
+ * lines elsewhere) with its ETA, and every trial's start, settings and end in the log. The run
+ * keeps its events in the database itself.
  */
 final class RunProgress implements RunListener, AutoCloseable {
   private final RunLog log;
-  private final ResultStore store;
   private final Clock clock;
   private final int width;
-  private final Duration maxTime;
   private ScheduledExecutorService ticker;
-  private long experimentId = -1;
   private Instant runStart;
   private int total;
   private int done;
@@ -40,37 +34,17 @@ final class RunProgress implements RunListener, AutoCloseable {
 
   /**
    * @param width the terminal's columns, for the bar
-   * @param maxTime the run's {@code --max-time}, or null
    */
-  RunProgress(RunLog log, ResultStore store, Clock clock, int width, Duration maxTime) {
+  RunProgress(RunLog log, Clock clock, int width) {
     this.log = log;
-    this.store = store;
     this.clock = clock;
     this.width = width;
-    this.maxTime = maxTime;
-  }
-
-  /** Where the run's other lines go: printed, logged, and kept as the experiment's last event. */
-  Consumer<String> printer() {
-    return line -> {
-      log.accept(line);
-      record("message", null, line);
-    };
   }
 
   @Override
   public synchronized void runStarted(long experimentId, int trials) {
-    this.experimentId = experimentId;
     this.total = trials;
     this.runStart = clock.instant();
-    record(
-        "start",
-        null,
-        "run started: "
-            + trials
-            + " trial(s) to run, controller pid "
-            + ProcessHandle.current().pid()
-            + (maxTime == null ? "" : ", --max-time " + DurationText.format(maxTime)));
     if (log.interactive() && ticker == null) {
       // The elapsed time and the ETA move between trials too.
       ticker =
@@ -120,11 +94,6 @@ final class RunProgress implements RunListener, AutoCloseable {
   }
 
   @Override
-  public void trialEnding(TrialEnded trial) {
-    recordWithNext(trial.line());
-  }
-
-  @Override
   public void trialEnded(TrialEnded trial) {
     String line;
     synchronized (this) {
@@ -148,19 +117,16 @@ final class RunProgress implements RunListener, AutoCloseable {
   @Override
   public void hostEvent(String host, String message) {
     log.accept("host " + host + ": " + message);
-    record("host", host, message);
   }
 
   @Override
   public void runEvent(String message) {
     log.accept(message);
-    record("run", null, message);
   }
 
-  /** The error that ends the run: logged (the terminal gets it from Main) and kept. */
-  void error(String message) {
-    log.logOnly("error: " + message);
-    record("error", null, message);
+  @Override
+  public void warning(String message) {
+    log.logOnly("warning: " + message);
   }
 
   /** The progress now, for the bar and the trial lines. */
@@ -179,34 +145,6 @@ final class RunProgress implements RunListener, AutoCloseable {
   private void redraw() {
     if (log.interactive() && runStart != null) {
       log.bar(snapshot().bar(width));
-    }
-  }
-
-  /**
-   * Keeps an event for {@code tunelab status}. The run matters more than its events: one that
-   * cannot be written (a full disk) is only logged.
-   */
-  private void record(String kind, String host, String message) {
-    keep(id -> store.recordEvent(id, kind, host, message));
-  }
-
-  /** A trial's event line, committed with its outcome: an fsync of its own costs ms. */
-  private void recordWithNext(String message) {
-    keep(id -> store.recordEventWithNext(id, "trial", null, message));
-  }
-
-  private void keep(LongConsumer write) {
-    long id;
-    synchronized (this) {
-      id = experimentId;
-    }
-    if (id < 0) {
-      return;
-    }
-    try {
-      write.accept(id);
-    } catch (RuntimeException e) {
-      log.logOnly("warning: event not stored in the database: " + e.getMessage());
     }
   }
 

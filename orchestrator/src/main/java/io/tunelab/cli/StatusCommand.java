@@ -2,8 +2,8 @@ package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore.ExperimentSummary;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ExperimentSummary;
+import io.tunelab.store.ResultReader;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -37,7 +37,7 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db.path())) {
+    try (ResultReader store = Databases.openReader(db.path())) {
       out.print(TableFormat.render(store.query(SQL), "table"));
       Instant now = Instant.now();
       // Another process's run: WAL lets this read in beside its writes.

@@ -6,8 +6,8 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.OpenCell;
+import io.tunelab.store.OpenCell;
+import io.tunelab.store.RunStore;
 import io.tunelab.workload.WorkloadPlanner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ final class CellSteps {
   private final ExperimentKnobs knobs;
   private final Map<String, HostKnobState> states;
   private final TrialExecutor executor;
-  private final ResultStore store;
+  private final RunStore store;
   private final long experimentId;
   private final Map<String, String> captures;
   private final Consumer<String> out;
@@ -44,7 +44,7 @@ final class CellSteps {
       ExperimentKnobs knobs,
       Map<String, HostKnobState> states,
       TrialExecutor executor,
-      ResultStore store,
+      RunStore store,
       long experimentId,
       Map<String, String> captures,
       Consumer<String> out) {
@@ -167,7 +167,7 @@ final class CellSteps {
    * step; without problems the store forgets the cell.
    */
   static List<String> tearDownLeftover(
-      ResultStore store,
+      RunStore store,
       long experimentId,
       Hosts hosts,
       Matrix matrix,

@@ -11,8 +11,10 @@ import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TrialRef;
 import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,10 +35,10 @@ import java.util.stream.Collectors;
  */
 public final class ExperimentRunner {
   private final HostConnector connector;
-  private final ResultStore store;
+  private final RunStore store;
   private final Consumer<String> out;
   private final String toolVersion;
-  private final RunListener listener;
+  private final RunEvents listener;
   private final Clock clock;
   private final Instant deadline;
   private final Duration reconnect;
@@ -46,7 +48,7 @@ public final class ExperimentRunner {
   private final CountDownLatch finished = new CountDownLatch(1);
 
   public ExperimentRunner(
-      HostConnector connector, ResultStore store, Consumer<String> out, String toolVersion) {
+      HostConnector connector, RunStore store, Consumer<String> out, String toolVersion) {
     this(
         connector,
         store,
@@ -59,30 +61,36 @@ public final class ExperimentRunner {
   }
 
   /**
-   * A runner that reports progress to {@code listener} and, with a {@code deadline}, starts no
-   * trial once {@code clock} has passed it (the run then ends interrupted, the rest left for {@code
-   * resume}).
+   * A runner that reports progress to {@code listener} and, with a {@code maxTime}, starts no trial
+   * once that much time has passed on {@code clock} from now (the run then ends interrupted, the
+   * rest left for {@code resume}). It keeps its events in {@code store} itself; {@code out} gets
+   * the other lines it prints.
    *
    * @param reconnect how long to reconnect to a lost host, overriding the matrix's {@code
    *     reconnect} ({@code run --reconnect}); null for the matrix's
    */
   public ExperimentRunner(
       HostConnector connector,
-      ResultStore store,
+      RunStore store,
       Consumer<String> out,
       String toolVersion,
       RunListener listener,
       Clock clock,
-      Instant deadline,
+      Duration maxTime,
       Duration reconnect) {
     this.connector = connector;
     this.store = store;
-    this.out = out;
+    this.listener = new RunEvents(store, listener, maxTime);
+    this.out = this.listener.lines(out);
     this.toolVersion = toolVersion;
-    this.listener = listener;
     this.clock = clock;
-    this.deadline = deadline;
+    this.deadline = maxTime == null ? null : clock.instant().plus(maxTime);
     this.reconnect = reconnect;
+  }
+
+  /** When no trial may start any more ({@code maxTime} from the runner's creation), or null. */
+  public Instant deadline() {
+    return deadline;
   }
 
   /** Records how long each phase of each trial takes in {@code trace}; returns this runner. */
@@ -93,12 +101,33 @@ public final class ExperimentRunner {
 
   /** Runs a new experiment from a validated matrix. */
   public RunSummary run(Matrix matrix) {
-    return execute(matrix, null);
+    return recorded(matrix, null);
   }
 
-  /** Continues an experiment: only its unfinished trials run, none is repeated. */
-  public RunSummary resume(ResultStore.StoredExperiment experiment, Matrix matrix) {
-    return execute(matrix, experiment);
+  /**
+   * Continues an experiment: only its unfinished trials run, none is repeated. A trial a full disk
+   * kept aside is stored first, not run again.
+   */
+  public RunSummary resume(StoredExperiment experiment, Matrix matrix) {
+    return recorded(matrix, experiment);
+  }
+
+  private RunSummary recorded(Matrix matrix, StoredExperiment resumed) {
+    if (resumed != null) {
+      store.importKeptTrials(resumed.id()).forEach(out);
+    }
+    if (!store.reserveForKeptTrials()) {
+      out.accept(
+          "warning: less than 1 MiB free beside "
+              + store.location()
+              + ": a trial the database refuses for lack of space may be lost");
+    }
+    try {
+      return execute(matrix, resumed);
+    } catch (RuntimeException e) {
+      listener.error(String.valueOf(e.getMessage()));
+      throw e;
+    }
   }
 
   /**
@@ -106,6 +135,7 @@ public final class ExperimentRunner {
    * the run restores every host and tears down as usual. Waits for that to finish.
    */
   public void interrupt(Duration wait) {
+    out.accept("interrupted: stopping the workload, restoring every host …");
     interrupted = true;
     Hosts hosts = liveHosts;
     if (hosts != null) {
@@ -130,7 +160,7 @@ public final class ExperimentRunner {
     }
   }
 
-  private RunSummary execute(Matrix matrix, ResultStore.StoredExperiment resumed) {
+  private RunSummary execute(Matrix matrix, StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector, trace)) {
@@ -161,7 +191,7 @@ public final class ExperimentRunner {
         if (resumed != null) {
           experimentId = resumed.id();
         } else {
-          ResultStore.StoredPlan stored = store.storePlan(plan, toolVersion);
+          StoredPlan stored = store.storePlan(plan, toolVersion);
           experimentId = stored.experimentId();
           trials = stored.trials();
         }

@@ -5,8 +5,8 @@ import io.tunelab.agent.AgentException;
 import io.tunelab.agent.Facts;
 import io.tunelab.matrix.Durations;
 import io.tunelab.matrix.Recovery;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.Attempt;
+import io.tunelab.store.Attempt;
+import io.tunelab.store.RunStore;
 import io.tunelab.trace.Phase;
 import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
@@ -38,7 +38,7 @@ final class HostRecovery {
   private final Map<String, HostKnobState> states;
   private final Map<String, String> bootIds;
   private final Recovery recovery;
-  private final ResultStore store;
+  private final RunStore store;
   private final long experimentId;
   private final Consumer<String> out;
   private final BooleanSupplier interrupted;
@@ -53,7 +53,7 @@ final class HostRecovery {
       Map<String, HostKnobState> states,
       Map<String, Facts> facts,
       Recovery recovery,
-      ResultStore store,
+      RunStore store,
       long experimentId,
       Consumer<String> out,
       BooleanSupplier interrupted,
@@ -84,7 +84,9 @@ final class HostRecovery {
 
   /**
    * Runs {@code trial} until an attempt ends with no host lost, or retries run out (the trial then
-   * fails with the reason). Records every attempt of trial {@code trialId}.
+   * fails with the reason). Records every attempt of trial {@code trialId} that a lost host ended;
+   * the one that ends the trial (ok, or failed by itself) goes to {@code ending}, for the trial's
+   * commit.
    *
    * @param prefix the trial's progress label, for the lines printed about a lost host
    * @throws TrialExecutor.TrialFailure when the trial failed by itself, or was lost every time
@@ -92,7 +94,11 @@ final class HostRecovery {
    * @throws AgentException when an agent refused a request (its session still open): no host was
    *     lost, so nothing is retried
    */
-  TrialExecutor.Outcome run(long trialId, String prefix, Supplier<TrialExecutor.Outcome> trial) {
+  TrialExecutor.Outcome run(
+      long trialId,
+      String prefix,
+      Consumer<Attempt> ending,
+      Supplier<TrialExecutor.Outcome> trial) {
     for (int attempt = 1; ; attempt++) {
       Instant start = clock.instant();
       String why;
@@ -103,11 +109,7 @@ final class HostRecovery {
         }
         List<String> lost = hosts.lost();
         if (lost.isEmpty()) {
-          // Committed with the trial's outcome: no fsync of its own.
-          long t = trace.start();
-          store.recordAttemptWithNext(
-              trialId, new Attempt(start, clock.instant(), Attempt.Status.OK, null));
-          trace.phase(Phase.STORE_ATTEMPT, t);
+          ending.accept(new Attempt(start, clock.instant(), Attempt.Status.OK, null));
           return outcome;
         }
         // A host that only holds knobs may have rebooted while another ran the workload.
@@ -118,7 +120,7 @@ final class HostRecovery {
         }
         if (hosts.lost().isEmpty()) {
           // Failed by itself (workload, parser, timeout), or an agent refused a request.
-          record(trialId, start, clock.instant(), Attempt.Status.FAILED, e.getMessage());
+          ending.accept(new Attempt(start, clock.instant(), Attempt.Status.FAILED, e.getMessage()));
           throw e;
         }
         why = e.getMessage();
@@ -134,7 +136,7 @@ final class HostRecovery {
         events.add(e.getMessage());
         throw e;
       } finally {
-        record(trialId, start, lostAt, Attempt.Status.LOST, why + "; " + String.join("; ", events));
+        recordLost(trialId, start, lostAt, why + "; " + String.join("; ", events));
       }
       if (attempt > recovery.retries()) {
         throw new TrialExecutor.TrialFailure(
@@ -241,14 +243,14 @@ final class HostRecovery {
   }
 
   /**
-   * Records an attempt. The record is secondary to the trial's own outcome: when the database
-   * refuses it (a full disk), the outcome still goes on to be stored or kept in a side file.
+   * Records an attempt a lost host ended, at once: the run may stop before the trial's commit. The
+   * record is secondary to the trial's own outcome: when the database refuses it (a full disk), the
+   * outcome still goes on to be stored or kept in a side file.
    */
-  private void record(
-      long trialId, Instant start, Instant end, Attempt.Status status, String error) {
+  private void recordLost(long trialId, Instant start, Instant end, String error) {
     long t = trace.start();
     try {
-      store.recordAttempt(trialId, new Attempt(start, end, status, error));
+      store.recordAttempt(trialId, new Attempt(start, end, Attempt.Status.LOST, error));
       trace.phase(Phase.STORE_ATTEMPT, t);
     } catch (TunelabException e) {
       out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());

@@ -5,7 +5,9 @@ import io.tunelab.matrix.JobFiles;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
+import io.tunelab.store.ExperimentSummary;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.StoredExperiment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,17 +33,16 @@ public final class InterruptedTeardown {
    * experiments could not be cleaned.
    */
   public static int run(
-      ResultStore store,
+      RunStore store,
       Function<Matrix, HostConnector> connectors,
       Function<String, JobFiles> jobFiles,
       Consumer<String> out) {
     int failed = 0;
-    for (ResultStore.ExperimentSummary e : store.experiments()) {
+    for (ExperimentSummary e : store.experiments()) {
       if (e.status() != ExperimentStatus.RUNNING) {
         continue;
       }
-      ResultStore.StoredExperiment stored =
-          store.findExperiment(Long.toString(e.id())).orElseThrow();
+      StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
       Matrix matrix =
           MatrixLoader.load(
               stored.matrixPath(),

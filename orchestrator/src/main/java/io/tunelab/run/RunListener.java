@@ -1,7 +1,7 @@
 package io.tunelab.run;
 
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialRef;
+import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialStatus;
 import java.util.List;
 import java.util.function.Consumer;
@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * Who watches a run as it goes: the trials as they start and end, the settings each applied, and
  * what happened to hosts. The command line draws progress and writes the log from these calls; the
- * run itself prints no progress text.
+ * run itself prints no progress text, and keeps its {@code events} rows itself ({@link RunEvents}).
  */
 public interface RunListener {
   /** The trial loop begins: {@code trials} unfinished trials of the experiment will run in turn. */
@@ -21,12 +21,6 @@ public interface RunListener {
   /** The settings a trial applied on every host (read back), once its apply phase is over. */
   default void settingsApplied(TrialStarted trial, List<SettingRow> settings) {}
 
-  /**
-   * A trial ended and its outcome is about to be committed: what the listener writes to the store
-   * now (with a {@code WithNext} call) is committed with that outcome.
-   */
-  default void trialEnding(TrialEnded trial) {}
-
   /** A trial ended and is stored. */
   default void trialEnded(TrialEnded trial) {}
 
@@ -35,6 +29,9 @@ public interface RunListener {
 
   /** Something happened to the run as a whole, such as {@code --max-time} being reached. */
   default void runEvent(String message) {}
+
+  /** Something only a log needs, such as an event the store could not keep. */
+  default void warning(String message) {}
 
   /**
    * One trial of the loop.

@@ -3,19 +3,23 @@ package io.tunelab.run;
 import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.plan.Cell;
+import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.trace.Phase;
 import io.tunelab.trace.PhaseTrace;
 import io.tunelab.workload.Sample;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,7 +28,7 @@ import java.util.function.BooleanSupplier;
  * after_trial} once the jobs have ended, whatever their outcome.
  */
 final class TrialLoop {
-  private final ResultStore store;
+  private final RunStore store;
   private final TrialExecutor executor;
   private final CellSteps cellSteps;
   private final HostRecovery recovery;
@@ -34,7 +38,7 @@ final class TrialLoop {
   private final PhaseTrace trace;
 
   TrialLoop(
-      ResultStore store,
+      RunStore store,
       TrialExecutor executor,
       HostRecovery recovery,
       CellSteps cellSteps,
@@ -71,7 +75,7 @@ final class TrialLoop {
     double overheadTotal = 0;
     CellVisits visits = new CellVisits();
     listener.runStarted(experimentId, trials.size());
-    // The trial whose start rode on the commit of the one before, until it begins.
+    // The trial started in the commit of the one before, until it begins.
     long preStarted = -1;
     BooleanSupplier goesOn = () -> !interrupted.getAsBoolean() && !timeUp.getAsBoolean();
     try {
@@ -119,6 +123,7 @@ final class TrialLoop {
                   trials,
                   i,
                   new TrialResult(TrialStatus.FAILED, cellFailure, 0, List.of(), List.of()),
+                  List.of(),
                   ended,
                   goesOn);
           failed++;
@@ -141,6 +146,7 @@ final class TrialLoop {
         Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
         TrialExecutor.Outcome outcome = null;
         TrialExecutor.TrialFailure failure = null;
+        List<Attempt> attempts = new ArrayList<>();
         try {
           try {
             outcome =
@@ -153,6 +159,7 @@ final class TrialLoop {
                         trials.size(),
                         cell.label(),
                         trial.rep()),
+                    attempts::add,
                     () -> {
                       long r = trace.start();
                       Map<RoleKnob, String> requested =
@@ -193,9 +200,10 @@ final class TrialLoop {
           break;
         } catch (AgentException e) {
           // An agent refused a request: record the trial, then stop; the caller restores.
-          store.finishTrial(
-              trial.trialId(),
-              new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of()));
+          TrialResult refused =
+              new TrialResult(TrialStatus.FAILED, e.getMessage(), 0, List.of(), List.of());
+          store.commitTrial(
+              new TrialCommit(trial.trialId(), refused, attempts, null, OptionalLong.empty()));
           throw e;
         }
         if (interrupted.getAsBoolean()) {
@@ -207,7 +215,7 @@ final class TrialLoop {
               new RunListener.TrialEnded(
                   started, TrialStatus.OK, describe(outcome.samples()), wall);
           t = trace.start();
-          preStarted = finish(trials, i, outcome.result(), ended, goesOn);
+          preStarted = finish(trials, i, outcome.result(), attempts, ended, goesOn);
           trace.phase(Phase.STORE_FINISH, t);
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
@@ -218,7 +226,7 @@ final class TrialLoop {
           RunListener.TrialEnded ended =
               new RunListener.TrialEnded(
                   started, TrialStatus.FAILED, "FAILED: " + failure.getMessage(), wall);
-          preStarted = finish(trials, i, failure.result(), ended, goesOn);
+          preStarted = finish(trials, i, failure.result(), attempts, ended, goesOn);
           failed++;
           listener.trialEnded(ended);
         }
@@ -252,28 +260,31 @@ final class TrialLoop {
   }
 
   /**
-   * Commits trial {@code i}'s outcome, with what the listener keeps of its end. When the next trial
-   * follows at once (the run goes on, and it is of the same cell or no cell steps come between),
-   * its start rides on the same commit: one fsync'd commit per trial. Returns that next trial, or
-   * -1.
+   * Commits trial {@code i}: its outcome, the attempt that ended it and its line as its {@code
+   * trial} event. When the next trial follows at once (the run goes on, and it is of the same cell
+   * or no cell steps come between), its start is in the same commit: one fsync'd commit per trial.
+   * Returns that next trial, or -1.
    */
   private long finish(
       List<TrialRef> trials,
       int i,
       TrialResult result,
+      List<Attempt> attempts,
       RunListener.TrialEnded ended,
       BooleanSupplier goesOn) {
-    listener.trialEnding(ended);
-    long id = trials.get(i).trialId();
+    TrialCommit commit =
+        new TrialCommit(
+            trials.get(i).trialId(), result, attempts, ended.line(), OptionalLong.empty());
+    long next = -1;
     if (i + 1 < trials.size() && goesOn.getAsBoolean()) {
-      TrialRef next = trials.get(i + 1);
-      if (next.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps()) {
-        store.finishTrialStartingNext(id, result, next.trialId());
-        return next.trialId();
+      TrialRef following = trials.get(i + 1);
+      if (following.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps()) {
+        next = following.trialId();
+        commit = commit.startingNext(next);
       }
     }
-    store.finishTrial(id, result);
-    return -1;
+    store.commitTrial(commit);
+    return next;
   }
 
   private static String describe(List<Sample> samples) {

@@ -1,7 +1,6 @@
 package io.tunelab.store;
 
 import io.tunelab.TunelabException;
-import io.tunelab.store.ResultStore.StoredExperiment;
 
 /**
  * Finds the experiment a command names: by id, by name (the latest of that name), or the latest.
@@ -13,18 +12,18 @@ public final class ExperimentFinder {
    * The experiment {@code idOrName} names, or the latest one when it is null; none fails with exit
    * code 2 and a message naming the database.
    */
-  public static StoredExperiment find(SqliteResultStore store, String idOrName) {
+  public static StoredExperiment find(ResultReader store, String idOrName) {
     return (idOrName == null ? store.latest() : store.findExperiment(idOrName))
         .orElseThrow(
             () ->
                 new TunelabException(
                     TunelabException.BAD_INPUT,
                     idOrName == null
-                        ? "no experiment in " + store.file()
+                        ? "no experiment in " + store.location()
                         : "no experiment '"
                             + idOrName
                             + "' in "
-                            + store.file()
+                            + store.location()
                             + " (tunelab status lists them)"));
   }
 }

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * long runs of one job's processes or one monitor's devices shortened, and a guess at what a
  * misspelt or incomplete name meant ({@code vmstat} for {@code vmstat@client}).
  */
-final class JobNames {
+public final class JobNames {
   /** A family with more members than this is shown as its first and last member. */
   private static final int RUN = 4;
 
@@ -30,7 +30,8 @@ final class JobNames {
    * Fails with exit code 2: {@code experiment} has no job {@code asked}; lists the jobs there are
    * and suggests the closest.
    */
-  static TunelabException unknown(String experiment, String asked, Collection<String> known) {
+  public static TunelabException unknown(
+      String experiment, String asked, Collection<String> known) {
     if (known.isEmpty()) {
       return new TunelabException(
           TunelabException.BAD_INPUT,

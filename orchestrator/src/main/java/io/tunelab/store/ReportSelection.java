@@ -55,7 +55,7 @@ public record ReportSelection(List<String> jobs, List<String> metrics) {
    * One job to load: the metrics shown, and those loaded per trial (the shown ones, and {@code
    * seconds} for the classic table's times).
    */
-  record Pick(String job, List<String> shown, List<String> loaded) {}
+  public record Pick(String job, List<String> shown, List<String> loaded) {}
 
   /**
    * The jobs to load, in the order asked. An unknown job or metric fails with exit code 2 and a
@@ -64,7 +64,7 @@ public record ReportSelection(List<String> jobs, List<String> metrics) {
    * @param experiment the experiment as messages name it
    * @param unitsByJob every job with statistics and the units of its metrics, sorted by name
    */
-  List<Pick> picks(String experiment, Map<String, Map<String, String>> unitsByJob) {
+  public List<Pick> picks(String experiment, Map<String, Map<String, String>> unitsByJob) {
     if (!sideBySide()) {
       String job = job(experiment, jobs.isEmpty() ? null : jobs.get(0), unitsByJob);
       Map<String, String> units = job == null ? Map.of() : unitsByJob.get(job);

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
@@ -38,12 +39,12 @@ class StatusCommandTest {
                 store.recordEvent(id, "start", null, "run started: 2 trial(s) to run");
                 List<TrialRef> trials = store.unfinishedTrials(id);
                 store.startTrial(trials.get(0).trialId());
-                store.finishTrial(trials.get(0).trialId(), Fixtures.gib64(16));
+                store.commitTrial(TrialCommit.of(trials.get(0).trialId(), Fixtures.gib64(16)));
                 store.recordEvent(id, "trial", null, "[1/2] bs=1M rep 1: 16.000 s");
                 store.startTrial(trials.get(1).trialId());
                 inSecondTrial.countDown();
                 statusRead.await(TestTime.seconds(30), TimeUnit.SECONDS);
-                store.finishTrial(trials.get(1).trialId(), Fixtures.gib64(16));
+                store.commitTrial(TrialCommit.of(trials.get(1).trialId(), Fixtures.gib64(16)));
                 store.setExperimentStatus(id, ExperimentStatus.FINISHED);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

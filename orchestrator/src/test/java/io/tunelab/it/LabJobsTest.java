@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.inventory.Inventory;
 import io.tunelab.run.SshConnector;
-import io.tunelab.store.ResultStore.ProcessRecord;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.ProcessRecord;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.TestTime;

@@ -9,7 +9,7 @@ import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.Transport;
 import io.tunelab.run.ExperimentRunner;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,9 +2,15 @@ package io.tunelab.it;
 
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
-import io.tunelab.store.ResultStore;
-import io.tunelab.store.TrialCounts;
+import io.tunelab.store.ExperimentSummary;
+import io.tunelab.store.OpenCell;
+import io.tunelab.store.RunStore;
+import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,24 +20,18 @@ import java.util.Optional;
  * A result store that remembers every trial result it is handed before passing it on: the tests see
  * the process records, monitor rows and kept output whether or not the store writes them.
  */
-final class RecordingStore implements ResultStore {
-  private final ResultStore store;
+final class RecordingStore implements RunStore {
+  private final RunStore store;
   final List<TrialResult> results = new ArrayList<>();
 
-  RecordingStore(ResultStore store) {
+  RecordingStore(RunStore store) {
     this.store = store;
   }
 
   @Override
-  public void finishTrial(long trialId, TrialResult result) {
-    results.add(result);
-    store.finishTrial(trialId, result);
-  }
-
-  @Override
-  public void finishTrialStartingNext(long trialId, TrialResult result, long next) {
-    results.add(result);
-    store.finishTrialStartingNext(trialId, result, next);
+  public void commitTrial(TrialCommit commit) {
+    results.add(commit.result());
+    store.commitTrial(commit);
   }
 
   @Override
@@ -85,11 +85,6 @@ final class RecordingStore implements ResultStore {
   }
 
   @Override
-  public TrialCounts trialCounts(long experimentId) {
-    return store.trialCounts(experimentId);
-  }
-
-  @Override
   public int recordAttempt(long trialId, Attempt attempt) {
     return store.recordAttempt(trialId, attempt);
   }
@@ -97,11 +92,6 @@ final class RecordingStore implements ResultStore {
   @Override
   public List<ExperimentSummary> experiments() {
     return store.experiments();
-  }
-
-  @Override
-  public Optional<StoredExperiment> latest() {
-    return store.latest();
   }
 
   @Override
@@ -117,6 +107,21 @@ final class RecordingStore implements ResultStore {
   @Override
   public void recordEvent(long experimentId, String kind, String host, String message) {
     store.recordEvent(experimentId, kind, host, message);
+  }
+
+  @Override
+  public boolean reserveForKeptTrials() {
+    return store.reserveForKeptTrials();
+  }
+
+  @Override
+  public List<String> importKeptTrials(long experimentId) {
+    return store.importKeptTrials(experimentId);
+  }
+
+  @Override
+  public String location() {
+    return store.location();
   }
 
   @Override

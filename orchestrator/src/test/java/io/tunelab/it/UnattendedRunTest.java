@@ -169,6 +169,13 @@ class UnattendedRunTest {
       assertTrue(Files.readString(side).contains("\"trialId\" : 1"), Files.readString(side));
       assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored after the full disk");
       assertEquals(List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from samples"));
+      // Nothing of the refused commit is in the database: its attempt and event are kept with it.
+      assertEquals(
+          List.of(List.of("0", "0")),
+          EndToEndTest.rows(
+              db,
+              "select (select count(*) from trial_attempts),"
+                  + " (select count(*) from events where kind = 'trial')"));
 
       Files.write(fill, new byte[0]); // space freed; the file stays, so nothing fills it again
       Cli.Result again = Cli.tunelab("resume", "1", "--db", db.toString());
@@ -186,6 +193,15 @@ class UnattendedRunTest {
               db,
               "select count(*) from samples where trial_id = 1 and job = 'all'"
                   + " and metric = 'seconds'"));
+      // Its attempt and its event line came with it, once.
+      assertEquals(
+          List.of(List.of("1", "ok")),
+          EndToEndTest.rows(
+              db, "select count(*), max(status) from trial_attempts where trial_id = 1"));
+      assertEquals(
+          List.of(List.of("1")),
+          EndToEndTest.rows(
+              db, "select count(*) from events where kind = 'trial' and message like '[1/6]%'"));
       assertTrue(
           again.out().contains("[5/5]") && !again.out().contains("/6]"),
           "only the other five ran: " + again.out());

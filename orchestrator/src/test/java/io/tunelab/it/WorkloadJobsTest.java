@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.store.ResultStore.MonitorSample;
-import io.tunelab.store.ResultStore.ProcessRecord;
-import io.tunelab.store.ResultStore.TrialOutput;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.MonitorSample;
+import io.tunelab.store.ProcessRecord;
+import io.tunelab.store.TrialOutput;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.TestTime;

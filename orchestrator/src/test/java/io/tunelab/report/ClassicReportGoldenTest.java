@@ -8,8 +8,10 @@ import static io.tunelab.store.Fixtures.timed;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.ResultReader;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ class ClassicReportGoldenTest {
 
   @TempDir Path dir;
 
-  private String report(long id, SqliteResultStore store) {
+  private String report(long id, ResultReader store) {
     return ClassicReport.render(store.report(id));
   }
 
@@ -36,7 +38,7 @@ class ClassicReportGoldenTest {
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
       id = Studies.iscsi(store);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/iscsi-readahead.txt", report(id, store));
     }
   }
@@ -59,13 +61,14 @@ class ClassicReportGoldenTest {
       store.recordHost(id, "disk", "local", Map.of("kernel_release", "6.1.0"));
       for (TrialRef t : store.unfinishedTrials(id)) {
         double bsMiB = cells.get(t.cellOrdinal() - 1).params().get("bs").equals("1M") ? 1 : 64;
-        store.finishTrial(
-            t.trialId(),
-            dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(),
+                dd(0.5 + t.cellOrdinal() * 0.03 + t.rep() * 0.01, 256 * Fixtures.MIB, bsMiB)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/loop-readahead.txt", report(id, store));
     }
   }
@@ -79,11 +82,12 @@ class ClassicReportGoldenTest {
           List.of(cell(1, "threads", "1"), cell(2, "threads", "2"), cell(3, "threads", "16"));
       id = store.createExperiment(experiment("my-reader", 2, 0, cells), Fixtures.TOOL_VERSION);
       for (TrialRef t : store.unfinishedTrials(id)) {
-        store.finishTrial(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1));
+        store.commitTrial(
+            TrialCommit.of(t.trialId(), timed(12.0 / t.cellOrdinal() + t.rep() * 0.1)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/my-reader.txt", report(id, store));
     }
   }
@@ -98,7 +102,7 @@ class ClassicReportGoldenTest {
               experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))),
               Fixtures.TOOL_VERSION);
     }
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/planned.txt", report(id, store));
     }
   }

@@ -3,11 +3,11 @@ package io.tunelab.report;
 import static io.tunelab.store.Fixtures.MIB;
 
 import io.tunelab.plan.Cell;
-import io.tunelab.store.ResultStore.MonitorSample;
-import io.tunelab.store.ResultStore.ProcessRecord;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialOutput;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.MonitorSample;
+import io.tunelab.store.ProcessRecord;
+import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialOutput;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.workload.Sample;
 import java.util.ArrayList;

@@ -9,8 +9,9 @@ import static io.tunelab.store.Fixtures.failed;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,12 +61,13 @@ public final class Studies {
       }
       store.startTrial(t.trialId());
       if (t.cellOrdinal() == 5 && t.rep() == 2) {
-        store.finishTrial(
-            t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error\nmore"));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error\nmore")));
       } else if (t.warmup()) {
-        store.finishTrial(t.trialId(), dd(30.5, GIB, bsMiB));
+        store.commitTrial(TrialCommit.of(t.trialId(), dd(30.5, GIB, bsMiB)));
       } else {
-        store.finishTrial(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB));
+        store.commitTrial(TrialCommit.of(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB)));
       }
     }
     store.setExperimentStatus(id, ExperimentStatus.INTERRUPTED);
@@ -108,11 +110,12 @@ public final class Studies {
       store.startTrial(t.trialId());
       String label = cells.get(t.cellOrdinal() - 1).label();
       if (isNew && label.equals("case=nfs:thresh=100M/bg=10M/dd=10") && t.rep() == 2) {
-        store.finishTrial(
-            t.trialId(), failed("dd: error writing '/mnt/nfs/f1': No space left on device"));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(), failed("dd: error writing '/mnt/nfs/f1': No space left on device")));
         continue;
       }
-      store.finishTrial(t.trialId(), dd(s[t.rep()], GIB, 1));
+      store.commitTrial(TrialCommit.of(t.trialId(), dd(s[t.rep()], GIB, 1)));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     return id;
@@ -152,7 +155,9 @@ public final class Studies {
     store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     for (TrialRef t : store.unfinishedTrials(id)) {
       store.startTrial(t.trialId());
-      store.finishTrial(t.trialId(), ReaderVsWriter.trial(cells.get(t.cellOrdinal() - 1), t.rep()));
+      store.commitTrial(
+          TrialCommit.of(
+              t.trialId(), ReaderVsWriter.trial(cells.get(t.cellOrdinal() - 1), t.rep())));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     return id;

@@ -10,8 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.report.Studies;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,7 +47,7 @@ class BadInputTest {
               experiment("nfs-other", 3, 0, List.of(cell(1, "case", "local", "dd", "4"))),
               Fixtures.TOOL_VERSION);
       for (TrialRef t : store.unfinishedTrials(otherValues)) {
-        store.finishTrial(t.trialId(), gib64(16));
+        store.commitTrial(TrialCommit.of(t.trialId(), gib64(16)));
       }
       store.setExperimentStatus(otherValues, ExperimentStatus.FINISHED);
       planned =

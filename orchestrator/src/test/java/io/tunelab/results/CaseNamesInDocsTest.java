@@ -11,8 +11,9 @@ import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.MatrixExpander;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
@@ -149,7 +150,8 @@ class CaseNamesInDocsTest {
       for (TrialRef t : store.unfinishedTrials(id)) {
         boolean tuned = cells.get(t.cellOrdinal()).params().get("case").startsWith("client:");
         store.startTrial(t.trialId());
-        store.finishTrial(t.trialId(), Fixtures.gib64((tuned ? 9 : 16) + 0.01 * t.rep()));
+        store.commitTrial(
+            TrialCommit.of(t.trialId(), Fixtures.gib64((tuned ? 9 : 16) + 0.01 * t.rep())));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }

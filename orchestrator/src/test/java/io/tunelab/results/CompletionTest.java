@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.cli.CompletionScript;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.TestTime;
 import java.io.IOException;

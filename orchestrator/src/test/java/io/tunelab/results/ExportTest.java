@@ -9,9 +9,10 @@ import io.tunelab.report.ExportFormat;
 import io.tunelab.report.SampleWriter;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
+import io.tunelab.store.ResultReader;
 import io.tunelab.store.SampleRow;
 import io.tunelab.store.SampleSink;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Files;
@@ -118,7 +119,7 @@ class ExportTest {
   @Test
   void samplesArriveOneByOneInCellRepetitionJobMetricOrder() {
     List<String> seen = new ArrayList<>();
-    try (SqliteResultStore store = SqliteResultStore.openReadOnly(Path.of(db))) {
+    try (ResultReader store = SqliteResultStore.openReadOnly(Path.of(db))) {
       long count =
           store.exportSamples(
               nfs,

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.RepoFiles;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.ResultStore.TrialResult;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.SqliteQueryRunner;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sqlite.SqliteQueryRunner;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.workload.Sample;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,7 +95,7 @@ class SavedQueryAnswersTest {
         s *= 1.1; // 2048/64M: 9.1 % less throughput on the new kernel
       }
       store.startTrial(t.trialId());
-      store.finishTrial(t.trialId(), twoReaders(s));
+      store.commitTrial(TrialCommit.of(t.trialId(), twoReaders(s)));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
   }

@@ -3,10 +3,11 @@ package io.tunelab.results;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.ResultStore.TrialRef;
-import io.tunelab.store.ResultStore.TrialResult;
-import io.tunelab.store.SqliteResultStore;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,8 +90,9 @@ public final class ScaleDatabase {
         samples.add(new Sample(job, "iops", mib, "IO/s"));
         samples.add(new Sample(job, "iowait_pct", 20 + random.nextDouble(), "%"));
       }
-      store.finishTrial(
-          t.trialId(), new TrialResult(TrialStatus.OK, null, seconds, samples, List.of()));
+      store.commitTrial(
+          TrialCommit.of(
+              t.trialId(), new TrialResult(TrialStatus.OK, null, seconds, samples, List.of())));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     return id;

@@ -4,8 +4,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
-import io.tunelab.store.ResultStore.SettingRow;
-import io.tunelab.store.ResultStore.TrialResult;
+import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -138,11 +137,12 @@ public final class Fixtures {
           "srv1",
           Map.of("kernel_release", run == 0 ? "6.1.0" : "6.6.0", "boot_id", "b" + run));
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
-      for (ResultStore.TrialRef t : store.unfinishedTrials(id)) {
+      for (TrialRef t : store.unfinishedTrials(id)) {
         store.startTrial(t.trialId());
         if (run == 1 && t.cellOrdinal() == 4 && t.rep() == 3) {
-          store.finishTrial(
-              t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error"));
+          store.commitTrial(
+              TrialCommit.of(
+                  t.trialId(), failed("dd: error reading '/dev/sdb': Input/output error")));
           continue;
         }
         double bsMiB = t.cellOrdinal() % 2 == 1 ? 64 : 32;
@@ -161,9 +161,11 @@ public final class Fixtures {
                     "996",
                     "1280",
                     true));
-        store.finishTrial(
-            t.trialId(),
-            new TrialResult(r.status(), r.error(), r.workloadSeconds(), r.samples(), settings));
+        store.commitTrial(
+            TrialCommit.of(
+                t.trialId(),
+                new TrialResult(
+                    r.status(), r.error(), r.workloadSeconds(), r.samples(), settings)));
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }

@@ -1,0 +1,38 @@
+package io.tunelab.store;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Everything the end of one trial writes, stored in one transaction (one fsync): the trial's
+ * outcome, the attempts not yet recorded (the one that ended it), its {@code trial} line in {@code
+ * events}, and the start of the trial that follows at once. Either all of it is stored or none.
+ *
+ * @param event the line the run printed for the trial, kept as its {@code trial} event; null for
+ *     none
+ * @param startNext the trial to mark running in the same commit, when it follows at once
+ */
+public record TrialCommit(
+    long trialId,
+    TrialResult result,
+    List<Attempt> attempts,
+    String event,
+    OptionalLong startNext) {
+
+  public TrialCommit {
+    if (!result.status().finished()) {
+      throw new IllegalArgumentException("a trial cannot finish as " + result.status());
+    }
+    attempts = List.copyOf(attempts);
+  }
+
+  /** A trial's outcome alone: no attempt, no event, no next trial. */
+  public static TrialCommit of(long trialId, TrialResult result) {
+    return new TrialCommit(trialId, result, List.of(), null, OptionalLong.empty());
+  }
+
+  /** This commit, starting {@code next} with it. */
+  public TrialCommit startingNext(long next) {
+    return new TrialCommit(trialId, result, attempts, event, OptionalLong.of(next));
+  }
+}

@@ -1,0 +1,94 @@
+package io.tunelab.store.sqlite;
+
+import io.tunelab.stats.Summary;
+import io.tunelab.store.TrialStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Recomputes {@code cell_stats} for one cell from the samples of its {@code ok}, non-warm-up
+ * trials. Runs inside the caller's transaction, so the table never disagrees with the samples.
+ */
+final class SqliteCellStatistics {
+  private static final String VALUES =
+      "SELECT s.job, s.metric, s.unit, s.value FROM samples s JOIN trials t ON t.id = s.trial_id"
+          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL"
+          + " ORDER BY s.job, s.metric, t.rep, t.seq";
+
+  private SqliteCellStatistics() {}
+
+  static void refresh(Connection db, long cellId) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement("DELETE FROM cell_stats WHERE cell_id = ?")) {
+      ps.setLong(1, cellId);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement select = db.prepareStatement(VALUES);
+        SqliteBatch insert =
+            new SqliteBatch(
+                db,
+                "INSERT INTO cell_stats (cell_id, job, metric, unit, n, mean, stddev_pop,"
+                    + " stddev_samp, min, median, max) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      SqliteStatements.bindAll(select, cellId, TrialStatus.OK.text());
+      try (ResultSet rs = select.executeQuery()) {
+        Group group = null;
+        while (rs.next()) {
+          String job = rs.getString(1);
+          String metric = rs.getString(2);
+          if (group == null || !group.is(job, metric)) {
+            write(insert, cellId, group);
+            group = new Group(job, metric);
+          }
+          group.add(rs.getString(3), rs.getDouble(4));
+        }
+        write(insert, cellId, group);
+      }
+    }
+  }
+
+  private static void write(SqliteBatch insert, long cellId, Group g) throws SQLException {
+    if (g == null) {
+      return;
+    }
+    Summary s = Summary.of(g.values.stream().mapToDouble(Double::doubleValue).toArray());
+    insert.add(
+        cellId,
+        g.job,
+        g.metric,
+        g.unit,
+        s.n(),
+        s.mean(),
+        s.stddevPop(),
+        s.stddevSamp(),
+        s.min(),
+        s.median(),
+        s.max());
+  }
+
+  /** The values of one job and metric; the unit is the first one recorded. */
+  private static final class Group {
+    final String job;
+    final String metric;
+    final List<Double> values = new ArrayList<>();
+    String unit;
+
+    Group(String job, String metric) {
+      this.job = job;
+      this.metric = metric;
+    }
+
+    boolean is(String job, String metric) {
+      return this.job.equals(job) && this.metric.equals(metric);
+    }
+
+    void add(String unit, double value) {
+      if (this.unit == null) {
+        this.unit = unit;
+      }
+      values.add(value);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package io.tunelab.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Brings a database to the schema this tunelab knows: applies the bundled {@code V<n>__*.sql} files
+ * not yet listed in {@code schema_version}, in order, in one transaction.
+ */
+final class SqliteMigrations {
+  private static final Pattern NAME = Pattern.compile("V(\\d+)__[\\w.-]+\\.sql");
+
+  /** One bundled migration. */
+  record Migration(int version, String file) {}
+
+  private SqliteMigrations() {}
+
+  /** The bundled migrations by version. */
+  static List<Migration> bundled() {
+    List<Migration> all = new ArrayList<>();
+    for (String file : BundledSql.list("")) {
+      Matcher m = NAME.matcher(file);
+      if (m.matches()) {
+        all.add(new Migration(Integer.parseInt(m.group(1)), file));
+      }
+    }
+    if (all.isEmpty()) {
+      // Without them every database would look up to date and stay empty.
+      throw new IllegalStateException(
+          "no schema migrations V<n>__*.sql in " + BundledSql.ROOT + " on the class path");
+    }
+    all.sort(Comparator.comparingInt(Migration::version));
+    for (int i = 1; i < all.size(); i++) {
+      if (all.get(i).version() == all.get(i - 1).version()) {
+        throw new IllegalStateException("two migrations with version " + all.get(i).version());
+      }
+    }
+    return all;
+  }
+
+  /** The highest version this tunelab knows. */
+  static int latestVersion() {
+    List<Migration> all = bundled();
+    return all.get(all.size() - 1).version();
+  }
+
+  /**
+   * Applies what is missing; the caller holds a write transaction. Returns the versions applied.
+   * Refuses a database written by a newer tunelab.
+   */
+  static List<Integer> apply(Connection db, String now) throws SQLException {
+    try (Statement st = db.createStatement()) {
+      st.executeUpdate(
+          "CREATE TABLE IF NOT EXISTS schema_version ("
+              + "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    }
+    int current = currentVersion(db);
+    List<Migration> bundled = bundled();
+    int latest = bundled.get(bundled.size() - 1).version();
+    if (current > latest) {
+      throw new NewerSchemaException(current, latest);
+    }
+    List<Integer> applied = new ArrayList<>();
+    for (Migration m : bundled) {
+      if (m.version() <= current) {
+        continue;
+      }
+      try (Statement st = db.createStatement()) {
+        // executeUpdate hands the whole text to sqlite3_exec, which runs every statement.
+        st.executeUpdate(BundledSql.read(m.file()));
+      }
+      try (PreparedStatement ps =
+          db.prepareStatement(
+              "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)")) {
+        ps.setInt(1, m.version());
+        ps.setString(2, m.file());
+        ps.setString(3, now);
+        ps.executeUpdate();
+      }
+      applied.add(m.version());
+    }
+    return applied;
+  }
+
+  /** The highest applied version, 0 for an empty database, -1 without a schema_version table. */
+  static int currentVersion(Connection db) throws SQLException {
+    try (Statement st = db.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name ="
+                    + " 'schema_version'")) {
+      rs.next();
+      if (rs.getInt(1) == 0) {
+        return -1;
+      }
+    }
+    try (Statement st = db.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(version), 0) FROM schema_version")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** The database was written by a newer tunelab. */
+  static final class NewerSchemaException extends SQLException {
+    final int found;
+    final int known;
+
+    NewerSchemaException(int found, int known) {
+      super("schema version " + found + " is newer than " + known);
+      this.found = found;
+      this.known = known;
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package io.tunelab.store.sqlite;
+
+import io.tunelab.TunelabException;
+import io.tunelab.stats.Summary;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Host;
+import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.ReportSelection;
+import io.tunelab.store.TrialCounts;
+import io.tunelab.store.TrialStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads what reports and comparisons show of one experiment: cells, every trial with the values of
+ * the metrics asked for, and the statistics of one job. A handful of queries whatever the size.
+ */
+final class SqliteReportLoader {
+  private final Connection db;
+
+  private SqliteReportLoader(Connection db) {
+    this.db = db;
+  }
+
+  /**
+   * The experiment's report data, one per job of the selection in the order asked, read in one
+   * transaction. An unknown id, job or metric fails with exit code 2 and a message listing what
+   * there is.
+   */
+  static List<ReportData> load(
+      SqliteTransactions tx, long experimentId, ReportSelection selection) {
+    return tx.transaction(
+        "read experiment " + experimentId,
+        c -> new SqliteReportLoader(c).load(experimentId, selection));
+  }
+
+  private List<ReportData> load(long id, ReportSelection selection) throws SQLException {
+    String name;
+    ExperimentStatus status;
+    TrialCounts counts;
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT name, status, ok, failed, skipped, pending, running"
+                + " FROM experiment_progress WHERE experiment_id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new TunelabException(TunelabException.BAD_INPUT, "no experiment " + id);
+        }
+        name = rs.getString(1);
+        status = ExperimentStatus.of(rs.getString(2));
+        counts = SqliteExperiments.counts(rs, 3);
+      }
+    }
+    Map<String, String> overrides;
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT " + SqliteExperiments.overridesColumn(db) + " FROM experiments WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        overrides = SqliteExperiments.overrides(rs.next() ? rs.getString(1) : null);
+      }
+    }
+    Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
+    String experiment = "experiment " + id + " (" + name + ")";
+    List<ReportSelection.Pick> picks = selection.picks(experiment, unitsByJob);
+
+    List<SqliteCellReader.StoredCell> stored = new SqliteCellReader(db).stored(id);
+    Set<String> paramNames = new LinkedHashSet<>();
+    for (SqliteCellReader.StoredCell s : stored) {
+      paramNames.addAll(s.cell().params().keySet());
+    }
+    List<Host> hosts = hosts(id);
+    List<ReportData> loaded = new ArrayList<>(picks.size());
+    for (ReportSelection.Pick pick : picks) {
+      String job = pick.job();
+      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded());
+      Map<Long, Map<String, Stat>> stats = stats(id, job);
+      List<Cell> cells = new ArrayList<>(stored.size());
+      for (SqliteCellReader.StoredCell s : stored) {
+        cells.add(
+            new Cell(
+                s.cell().ordinal(),
+                s.cell().label(),
+                s.cell().params(),
+                trials.getOrDefault(s.id(), List.of()),
+                stats.getOrDefault(s.id(), Map.of())));
+      }
+      loaded.add(
+          new ReportData(
+              id,
+              name,
+              status,
+              hosts,
+              counts,
+              job,
+              List.copyOf(unitsByJob.keySet()),
+              job == null ? Map.of() : unitsByJob.get(job),
+              List.copyOf(paramNames),
+              cells,
+              pick.shown(),
+              overrides));
+    }
+    return loaded;
+  }
+
+  /** Every job with statistics and the units of its metrics, both sorted by name. */
+  private Map<String, Map<String, String>> unitsByJob(long id) throws SQLException {
+    Map<String, Map<String, String>> byJob = new TreeMap<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT st.job, st.metric, min(st.unit) FROM cell_stats st"
+                + " JOIN cells c ON c.id = st.cell_id WHERE c.experiment_id = ?"
+                + " GROUP BY st.job, st.metric")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          byJob
+              .computeIfAbsent(rs.getString(1), j -> new TreeMap<>())
+              .put(rs.getString(2), rs.getString(3));
+        }
+      }
+    }
+    return byJob;
+  }
+
+  private List<Host> hosts(long id) throws SQLException {
+    List<Host> hosts = new ArrayList<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT role, host, kernel_release FROM hosts WHERE experiment_id = ? ORDER BY role")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          hosts.add(new Host(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    return hosts;
+  }
+
+  // One row per trial, each loaded metric a column found through the samples index: 100,000
+  // rows for the largest experiments tunelab is tested with, read in one pass.
+  private Map<Long, List<Trial>> trials(long id, String job, List<String> metrics)
+      throws SQLException {
+    Map<Long, List<Trial>> byCell = new HashMap<>();
+    StringBuilder sql = new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error");
+    for (int i = 0; i < metrics.size(); i++) {
+      sql.append(", (SELECT s.value FROM samples s WHERE s.trial_id = t.id AND s.job = ?")
+          .append(" AND s.metric = ? AND s.value IS NOT NULL ORDER BY s.rowid LIMIT 1)");
+    }
+    sql.append(" FROM trials t WHERE t.experiment_id = ? ORDER BY t.cell_id, t.rep, t.seq, t.id");
+    try (PreparedStatement ps = db.prepareStatement(sql.toString())) {
+      int i = 1;
+      for (String m : metrics) {
+        ps.setString(i++, job == null ? "" : job);
+        ps.setString(i++, m);
+      }
+      ps.setLong(i, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        long cell = -1;
+        List<Trial> trials = null;
+        while (rs.next()) {
+          if (rs.getLong(1) != cell) {
+            cell = rs.getLong(1);
+            trials = byCell.computeIfAbsent(cell, c -> new ArrayList<>());
+          }
+          Map<String, Double> values = new HashMap<>(4);
+          for (int m = 0; m < metrics.size(); m++) {
+            double v = rs.getDouble(6 + m);
+            if (!rs.wasNull()) {
+              values.put(metrics.get(m), v);
+            }
+          }
+          trials.add(
+              new Trial(
+                  rs.getInt(2),
+                  rs.getInt(3) != 0,
+                  TrialStatus.of(rs.getString(4)),
+                  rs.getString(5),
+                  values));
+        }
+      }
+    }
+    return byCell;
+  }
+
+  private Map<Long, Map<String, Stat>> stats(long id, String job) throws SQLException {
+    Map<Long, Map<String, Stat>> byCell = new HashMap<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT st.cell_id, st.metric, st.unit, st.n, st.mean, st.stddev_pop, st.stddev_samp,"
+                + " st.min, st.median, st.max"
+                + " FROM cell_stats st JOIN cells c ON c.id = st.cell_id"
+                + " WHERE c.experiment_id = ? AND st.job = ?")) {
+      ps.setLong(1, id);
+      ps.setString(2, job == null ? "" : job);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          double samp = rs.getDouble(7);
+          if (rs.wasNull()) {
+            samp = Double.NaN;
+          }
+          Summary summary =
+              new Summary(
+                  rs.getInt(4),
+                  rs.getDouble(5),
+                  rs.getDouble(6),
+                  samp,
+                  rs.getDouble(8),
+                  rs.getDouble(9),
+                  rs.getDouble(10));
+          byCell
+              .computeIfAbsent(rs.getLong(1), c -> new LinkedHashMap<>())
+              .put(rs.getString(2), new Stat(rs.getString(3), summary));
+        }
+      }
+    }
+    return byCell;
+  }
+}

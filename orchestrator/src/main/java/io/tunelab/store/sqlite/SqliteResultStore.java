@@ -1,0 +1,266 @@
+package io.tunelab.store.sqlite;
+
+import io.tunelab.TunelabException;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.Attempt;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.OpenCell;
+import io.tunelab.store.ResultReader;
+import io.tunelab.store.ResultStore;
+import io.tunelab.store.ResultTable;
+import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@link ResultStore} in an SQLite file (WAL mode, foreign keys on). Every method runs in its
+ * own transaction; the schema is migrated when the store is opened for writing. A trial commit the
+ * disk refuses is kept in a side file ({@link KeptTrials}) until {@code resume} stores it.
+ */
+public final class SqliteResultStore extends SqliteResultReader implements ResultStore {
+  private final SqlitePlanWriter plans;
+  private final SqliteTrialWriter trials;
+  private final SqliteAttempts attempts;
+  private final KeptTrials kept;
+  private final Timestamps time;
+  private boolean reserved;
+
+  private SqliteResultStore(SqliteTransactions tx, Timestamps time) {
+    super(tx, time);
+    this.time = time;
+    this.plans = new SqlitePlanWriter(tx, time);
+    this.trials = new SqliteTrialWriter(tx, time);
+    this.attempts = new SqliteAttempts(tx);
+    this.kept = new KeptTrials(tx.file());
+  }
+
+  /** Creates or opens the database and applies pending migrations; exit code 2 if it cannot. */
+  public static SqliteResultStore open(Path db) {
+    return open(db, Clock.systemUTC());
+  }
+
+  /** As {@link #open(Path)}, with the clock that stamps created_at, started_at … */
+  public static SqliteResultStore open(Path db, Clock clock) {
+    return new SqliteResultStore(SqliteSchema.openWritable(db, clock), new Timestamps(clock));
+  }
+
+  /**
+   * Opens an existing database for reading only (query, report, status). Refuses a missing file,
+   * and a file that is not a tunelab database, with exit code 2.
+   */
+  public static ResultReader openReadOnly(Path db) {
+    return new SqliteResultReader(SqliteSchema.openReadOnly(db), new Timestamps(Clock.systemUTC()));
+  }
+
+  /**
+   * Refuses, with exit code 2 and a message naming the path and the reason, a database path that
+   * cannot be created or written. The runner calls it before touching any host.
+   */
+  public static void checkWritable(Path db) {
+    SqliteConnections.checkWritable(db);
+  }
+
+  /**
+   * Opens {@code db} read-only, runs one statement and closes it again: {@code tunelab query} in
+   * one call. A missing file, bad SQL, several statements or a write fail with exit code 2.
+   */
+  public static ResultTable query(Path db, String sql) {
+    try (ResultReader store = openReadOnly(db)) {
+      return store.query(sql);
+    }
+  }
+
+  @Override
+  public long createExperiment(ExperimentPlan plan, String toolVersion) {
+    return plans.createExperiment(plan, toolVersion).experimentId();
+  }
+
+  @Override
+  public StoredPlan storePlan(ExperimentPlan plan, String toolVersion) {
+    StoredPlan stored = plans.createExperiment(plan, toolVersion);
+    // The writer knows the trials' ids only when SQLite gave them in a row; else they are read.
+    return stored.trials() != null
+        ? stored
+        : new StoredPlan(stored.experimentId(), unfinishedTrials(stored.experimentId()));
+  }
+
+  @Override
+  public void recordHost(long experimentId, String role, String host, Map<String, String> facts) {
+    plans.recordHost(experimentId, role, host, facts);
+  }
+
+  @Override
+  public void recordVariables(long experimentId, Map<String, String> variables) {
+    plans.recordVariables(experimentId, variables);
+  }
+
+  @Override
+  public void setExperimentStatus(long experimentId, ExperimentStatus status) {
+    trials.setExperimentStatus(experimentId, status);
+  }
+
+  @Override
+  public void startTrial(long trialId) {
+    trials.startTrial(trialId);
+  }
+
+  /**
+   * Commits a trial. When the disk is full or fails (SQLite FULL, IOERR), the whole commit is
+   * written to a side file instead ({@code <db>.pending/<experiment>-<trial>.json}, synced), which
+   * {@link #importKeptTrials} stores on {@code resume}; the error, exit code 3, names that file and
+   * the database's error.
+   */
+  @Override
+  public void commitTrial(TrialCommit commit) {
+    try {
+      trials.commit(commit);
+    } catch (StorageFailure e) {
+      throw keep(commit, e);
+    }
+  }
+
+  @Override
+  public void unstartTrial(long trialId) {
+    trials.unstartTrial(trialId);
+  }
+
+  private TunelabException keep(TrialCommit commit, StorageFailure e) {
+    long trialId = commit.trialId();
+    long experimentId;
+    try {
+      experimentId = experiments.experimentOfTrial(trialId);
+    } catch (RuntimeException unreadable) {
+      e.addSuppressed(unreadable);
+      experimentId = -1;
+    }
+    String resume = experimentId > 0 ? "`tunelab resume " + experimentId + "`" : "`tunelab resume`";
+    try {
+      Path file =
+          kept.keep(KeptTrials.KeptTrial.of(experimentId, time.now(), e.getMessage(), commit));
+      return new TunelabException(
+          TunelabException.HOST_REFUSED,
+          e.getMessage()
+              + "; the trial's measurements are kept in "
+              + file
+              + ": free some space, then "
+              + resume
+              + " stores them first and goes on",
+          e);
+    } catch (IOException | RuntimeException sideFile) {
+      e.addSuppressed(sideFile);
+      return new TunelabException(
+          TunelabException.HOST_REFUSED,
+          e.getMessage()
+              + "; the trial's measurements could not be kept in "
+              + kept.dir()
+              + " either ("
+              + sideFile.getMessage()
+              + ") and are lost: free some space, then "
+              + resume
+              + " runs the trial again",
+          e);
+    }
+  }
+
+  /** Holds {@link KeptTrials#RESERVE_BYTES} beside the database for side files. */
+  @Override
+  public boolean reserveForKeptTrials() {
+    reserved = kept.reserve();
+    return reserved;
+  }
+
+  /**
+   * Stores the trial commits of {@code experimentId} that a full or failing disk left in side
+   * files, and deletes each file once its trial is in. A trial the database already has finished is
+   * not stored twice, nor are its attempts or event. Returns one line per file, saying what became
+   * of it.
+   */
+  @Override
+  public List<String> importKeptTrials(long experimentId) {
+    List<String> done = new ArrayList<>();
+    List<Path> files;
+    try {
+      files = kept.list();
+    } catch (IOException e) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED, "cannot list " + kept.dir() + ": " + e.getMessage(), e);
+    }
+    for (Path file : files) {
+      KeptTrials.KeptTrial trial = kept.read(file);
+      long owner = experiments.experimentOfTrial(trial.trialId());
+      if (owner != experimentId) {
+        continue;
+      }
+      boolean stored = trials.commitIfUnfinished(trial.commit(), trial.keptAt());
+      try {
+        kept.delete(file);
+      } catch (IOException e) {
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED,
+            "trial " + trial.trialId() + " is stored, but " + file + " cannot be deleted: " + e,
+            e);
+      }
+      done.add(
+          (stored ? "stored trial " : "trial already stored: ")
+              + trial.trialId()
+              + " ("
+              + trial.result().status()
+              + ") from "
+              + file
+              + ", kept there when the database refused it: "
+              + trial.firstError());
+    }
+    return done;
+  }
+
+  @Override
+  public void recordEvent(long experimentId, String kind, String host, String message) {
+    events.record(experimentId, kind, host, message);
+  }
+
+  @Override
+  public int recordAttempt(long trialId, Attempt attempt) {
+    return attempts.record(trialId, attempt);
+  }
+
+  @Override
+  public Map<String, String> variables(long experimentId) {
+    return experiments.variables(experimentId);
+  }
+
+  @Override
+  public void recordOpenCell(long experimentId, OpenCell cell) {
+    plans.recordOpenCell(experimentId, cell);
+  }
+
+  @Override
+  public Optional<OpenCell> openCell(long experimentId) {
+    return experiments.openCell(experimentId);
+  }
+
+  @Override
+  public List<Cell> cells(long experimentId) {
+    return experiments.cells(experimentId);
+  }
+
+  @Override
+  public List<TrialRef> unfinishedTrials(long experimentId) {
+    return experiments.unfinishedTrials(experimentId);
+  }
+
+  @Override
+  public void close() {
+    if (reserved) {
+      kept.release();
+    }
+    super.close();
+  }
+}

@@ -1,0 +1,212 @@
+package io.tunelab.store.sqlite;
+
+import io.tunelab.TunelabException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The one connection to a tunelab database and the transactions run on it, one at a time. SQL
+ * errors leave as a {@link TunelabException} saying what could not be done and whose fault it is.
+ */
+final class SqliteTransactions implements AutoCloseable {
+  /**
+   * How long a transaction keeps trying while another process holds the database: each try waits
+   * the connection's busy timeout (30 s), then backs off; ten minutes covers a reader's forgotten
+   * open transaction or a long VACUUM without losing the trial being stored.
+   */
+  static final Duration BUSY_BUDGET = Duration.ofMinutes(10);
+
+  private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
+
+  private final Path file;
+  private final Connection db;
+  private final Duration busyBudget;
+
+  SqliteTransactions(Path file, Connection db) {
+    this(file, db, BUSY_BUDGET);
+  }
+
+  SqliteTransactions(Path file, Connection db, Duration busyBudget) {
+    this.file = file;
+    this.db = db;
+    this.busyBudget = busyBudget;
+  }
+
+  /** Work done on the connection, inside a transaction or not. */
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** The database file, absolute. */
+  Path file() {
+    return file;
+  }
+
+  /**
+   * Runs {@code work} in one transaction (a consistent snapshot when reading); SQL errors become a
+   * {@link TunelabException} saying what could not be done.
+   */
+  synchronized <T> T transaction(String what, Work<T> work) {
+    long deadline = System.nanoTime() + busyBudget.toNanos();
+    Duration pause = FIRST_PAUSE;
+    while (true) {
+      try {
+        return once(work);
+      } catch (SQLException e) {
+        // Rolled back whole: the work runs again from the start once the holder lets go.
+        if (!busy(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
+          throw failure(what, e);
+        }
+        pause =
+            pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
+                ? LONGEST_PAUSE
+                : pause.multipliedBy(2);
+      }
+    }
+  }
+
+  private <T> T once(Work<T> work) throws SQLException {
+    try {
+      begin();
+      T result;
+      try {
+        result = work.run(db);
+        db.commit();
+      } catch (SQLException | RuntimeException e) {
+        try {
+          db.rollback();
+        } catch (SQLException rollback) {
+          e.addSuppressed(rollback);
+        }
+        try {
+          db.setAutoCommit(true);
+        } catch (SQLException noTransaction) {
+          // SQLite rolled back by itself (FULL, IOERR), so sqlite-jdbc's COMMIT finds no
+          // transaction: the first error is the one that tells what happened.
+          e.addSuppressed(noTransaction);
+        }
+        throw e;
+      }
+      // Back to autocommit: sqlite-jdbc begins the next transaction as soon as one
+      // commits, which would keep the write lock between our calls.
+      db.setAutoCommit(true);
+      return result;
+    } catch (SqliteMigrations.NewerSchemaException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "database "
+              + file
+              + " has schema version "
+              + e.found
+              + ", newer than this tunelab knows ("
+              + e.known
+              + "): use a newer tunelab");
+    }
+  }
+
+  /**
+   * Runs {@code work} as {@link #transaction} does with SQLite's foreign key checks off, for a bulk
+   * insert that checks its own rows' keys once at the end: looked up row by row they cost more than
+   * the rest of the insert.
+   */
+  synchronized <T> T transactionCheckingKeysItself(String what, Work<T> work) {
+    foreignKeys(false, what);
+    try {
+      return transaction(what, work);
+    } finally {
+      foreignKeys(true, what);
+    }
+  }
+
+  // The pragma is a no-op inside a transaction: this runs between two.
+  private void foreignKeys(boolean on, String what) {
+    try (Statement st = db.createStatement()) {
+      st.execute("PRAGMA foreign_keys = " + (on ? "ON" : "OFF"));
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /**
+   * Begins a transaction. sqlite-jdbc marks the connection as inside one before its BEGIN runs, so
+   * a BEGIN refused as busy must unmark it, or the retry would run outside any transaction.
+   */
+  private void begin() throws SQLException {
+    try {
+      db.setAutoCommit(false);
+    } catch (SQLException e) {
+      try {
+        db.setAutoCommit(true);
+      } catch (SQLException nothingToEnd) {
+        // the mark is reset before sqlite-jdbc's COMMIT fails
+      }
+      throw e;
+    }
+  }
+
+  private static boolean busy(SQLException e) {
+    int code = e.getErrorCode() & 0xff;
+    return code == 5 || code == 6;
+  }
+
+  /** False when interrupted: Ctrl-C must not wait out the busy budget. */
+  private static boolean slept(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Runs {@code work} in autocommit mode, as SQLite runs a statement typed at its prompt, and
+   * leaves its SQL errors to the caller: for the user's own statements ({@code tunelab query}).
+   */
+  synchronized <T> T autocommit(Work<T> work) throws SQLException {
+    return work.run(db);
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      db.close();
+    } catch (SQLException e) {
+      throw failure("close", e);
+    }
+  }
+
+  /** Closes after another failure, which says more than a failure to close would. */
+  synchronized void closeQuietly() {
+    try {
+      db.close();
+    } catch (SQLException ignored) {
+      // Already failing with a better message.
+    }
+  }
+
+  private TunelabException failure(String what, SQLException e) {
+    int code = e.getErrorCode() & 0xff;
+    String reason = SqliteConnections.reason(e);
+    if (code == 5 || code == 6) {
+      reason += " (another process holds the database)";
+    } else if (code == 8) {
+      reason += " (opened read-only)";
+    }
+    if (code == 10 || code == 13) {
+      return new StorageFailure("database " + file + ": cannot " + what + ": " + reason, e);
+    }
+    // BUSY, LOCKED, READONLY: the environment refused, not a bug of ours.
+    boolean environment = Set.of(5, 6, 8).contains(code);
+    return new TunelabException(
+        environment ? TunelabException.HOST_REFUSED : TunelabException.INTERNAL,
+        "database " + file + ": cannot " + what + ": " + reason,
+        e);
+  }
+}
