@@ -95,6 +95,12 @@ final class VariableUses {
         if (why == null && v != null && v.kind == Variable.Kind.CASE_PARAMETER) {
           usedCaseParameters.putIfAbsent(r.name(), u);
         }
+        if (why == null
+            && v != null
+            && v.isParameter()
+            && (u.context == Context.KNOB_NAME || u.context == Context.MONITOR)) {
+          refusePathValues(v, u);
+        }
       }
       if (expanded.size() > 1) {
         in.problem(
@@ -108,6 +114,27 @@ final class VariableUses {
       }
     }
     usedCaseParameters.forEach(this::checkEveryCaseSets);
+  }
+
+  /**
+   * A parameter's value put into a knob name (or a monitor's device) may hold no {@code /} or
+   * {@code ..}: it would name another file ({@code sysfs:/sys/${x}/…} with {@code x: ../../etc}).
+   */
+  private void refusePathValues(Variable v, Use u) {
+    for (ValueAt value : v.allValues()) {
+      if (value.value().contains("/") || value.value().contains("..")) {
+        in.problem(
+            value.position(),
+            value.key(),
+            "'"
+                + value.value()
+                + "' is put into "
+                + u.key
+                + " (line "
+                + u.at.line()
+                + "): a value in a knob name may not hold '/' or '..'");
+      }
+    }
   }
 
   private String problem(Reference r, Use u) {

@@ -42,6 +42,8 @@ class MatrixSchemaTest {
               "exclude-missing-value.yaml", "exclude and include must name the axes' own values"),
           Map.entry("knob-set-twice.yaml", "the same knob through two roles on one host"),
           Map.entry(
+              "knob-name-path-values.yaml", "which axis values reach a knob name is in the keys"),
+          Map.entry(
               "params-set-bad.yaml", "the file is valid: the run's --set (its .set file) is not"),
           Map.entry(
               "params-set-path.yaml", "the file is valid: the run's --set (its .set file) is not"),
