@@ -3,6 +3,7 @@ package io.tunelab.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import io.tunelab.testing.ReleaseArchive;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * side, {@code current} and the command on the PATH following the newer, the older one intact and
  * back again with its own install.sh.
  */
+@Integration
 class InstallIT {
   @TempDir Path dir;
 

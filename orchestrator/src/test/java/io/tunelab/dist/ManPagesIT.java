@@ -3,6 +3,7 @@ package io.tunelab.dist;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Integration;
 import io.tunelab.testing.ReleaseArchive;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The man pages of the release archive, read as man shows them (roff markup removed). */
+@Integration
 class ManPagesIT {
   @TempDir static Path dir;
   static Path man;
