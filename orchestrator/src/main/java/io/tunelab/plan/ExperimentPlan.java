@@ -111,11 +111,7 @@ public record ExperimentPlan(
    */
   private static void checkWorkloads(Matrix m, List<Cell> cells) {
     Map<String, String> captures = new LinkedHashMap<>();
-    Stream.of(m.setup(), m.cellSetup())
-        .flatMap(List::stream)
-        .map(Step::capture)
-        .filter(c -> c != null)
-        .forEach(c -> captures.put(c, WorkloadPlanner.placeholder()));
+    capturedNames(m).forEach(c -> captures.put(c, WorkloadPlanner.placeholder()));
     // The check reads only the variables the workload names: a cell that agrees with one checked
     // already on all of those passes or fails as it did, so only new combinations are checked.
     // Every name the matrix's text refers to stands in for the workload's (more, never fewer).
