@@ -8,8 +8,10 @@
 -- shows a host that is booting and `resume` after a killed controller knows where it is.
 -- state: booting (asked, not yet back) | up (back on the requested release, new boot id) |
 -- failed (not back in time, or back on another release; error says which).
--- reason: kernel (a cell needs another release) | power-cycle (not back in time) | home (back
--- to the kernel the host ran when the experiment started).
+-- reason: start (no boot: the release and boot id the host had when the experiment started,
+-- which `default` means and the run boots back to) | kernel (a trial needs another release, or
+-- another of its `boots:`) | power-cycle (not back in time) | home (back to the start release).
+-- round: which of the `boots:` of its release this boot serves (1 for start and home).
 
 CREATE TABLE trial_hosts (
   trial_id       INTEGER NOT NULL REFERENCES trials (id) ON DELETE CASCADE,
@@ -25,8 +27,9 @@ CREATE TABLE boots (
   experiment_id  INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
   host           TEXT    NOT NULL,
   release        TEXT    NOT NULL,                 -- the release asked for
-  method         TEXT    NOT NULL,                 -- kexec | reboot | command | power-cycle
-  reason         TEXT    NOT NULL CHECK (reason IN ('kernel', 'power-cycle', 'home')),
+  method         TEXT    NOT NULL,                 -- none | kexec | reboot | command | power-cycle
+  reason         TEXT    NOT NULL CHECK (reason IN ('start', 'kernel', 'power-cycle', 'home')),
+  round          INTEGER NOT NULL DEFAULT 1,
   state          TEXT    NOT NULL CHECK (state IN ('booting', 'up', 'failed')),
   boot_id_before TEXT,
   boot_id_after  TEXT,

@@ -21,6 +21,9 @@ public interface ResultReader extends AutoCloseable {
   /** Every experiment with its progress, oldest first (for {@code tunelab status}). */
   List<ExperimentSummary> experiments();
 
+  /** The experiment's boots and host starts, oldest first (docs/kernels.md). */
+  List<Boot> boots(long experimentId);
+
   /** How many trials of the experiment are in each state (for exit code 1 and reports). */
   TrialCounts trialCounts(long experimentId);
 

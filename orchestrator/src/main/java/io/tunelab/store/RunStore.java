@@ -94,6 +94,25 @@ public interface RunStore extends AutoCloseable {
   void recordEvent(long experimentId, String kind, String host, String message);
 
   /**
+   * Records that {@code host} is asked to boot (state {@code booting}), or for {@link
+   * Boot.Reason#START} where it starts (state {@code up}); returns the boot's id.
+   */
+  long startBoot(
+      long experimentId,
+      String host,
+      String release,
+      String method,
+      Boot.Reason reason,
+      int round,
+      String bootIdBefore);
+
+  /** Records how boot {@code bootId} ended: {@code up} with the new boot id, or {@code failed}. */
+  void finishBoot(long bootId, Boot.State state, String bootIdAfter, String error);
+
+  /** The experiment's boots and host starts, oldest first. */
+  List<Boot> boots(long experimentId);
+
+  /**
    * Holds a little room for the trial commits a full disk refuses, given back when the store
    * closes; false when there is not even that.
    */

@@ -3,6 +3,7 @@ package io.tunelab.it;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.Attempt;
+import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.OpenCell;
@@ -107,6 +108,28 @@ final class RecordingStore implements RunStore {
   @Override
   public void recordEvent(long experimentId, String kind, String host, String message) {
     store.recordEvent(experimentId, kind, host, message);
+  }
+
+  @Override
+  public long startBoot(
+      long experimentId,
+      String host,
+      String release,
+      String method,
+      Boot.Reason reason,
+      int round,
+      String bootIdBefore) {
+    return store.startBoot(experimentId, host, release, method, reason, round, bootIdBefore);
+  }
+
+  @Override
+  public void finishBoot(long bootId, Boot.State state, String bootIdAfter, String error) {
+    store.finishBoot(bootId, state, bootIdAfter, error);
+  }
+
+  @Override
+  public List<Boot> boots(long experimentId) {
+    return store.boots(experimentId);
   }
 
   @Override

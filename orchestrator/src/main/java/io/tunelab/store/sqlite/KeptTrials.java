@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.TunelabException;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialHost;
 import io.tunelab.store.TrialResult;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -45,12 +46,15 @@ final class KeptTrials {
     this.dir = file.resolveSibling(file.getFileName() + ".pending");
   }
 
-  /** The format of the side files written now: 2 added the attempts and the event line. */
-  static final int FORMAT = 2;
+  /**
+   * The format of the side files written now: 2 added the attempts and the event line, 3 what each
+   * host ran.
+   */
+  static final int FORMAT = 3;
 
   /**
    * One kept trial commit as its side file holds it (format 1 files have neither attempts nor
-   * event: they read as none).
+   * event, format 2 files no hosts: they read as none).
    */
   record KeptTrial(
       int format,
@@ -60,7 +64,8 @@ final class KeptTrials {
       String firstError,
       TrialResult result,
       List<KeptAttempt> attempts,
-      String event) {
+      String event,
+      List<TrialHost> hosts) {
 
     /** What {@code commit} keeps, its next trial's start aside: that trial did not begin. */
     static KeptTrial of(long experimentId, String keptAt, String firstError, TrialCommit commit) {
@@ -72,14 +77,16 @@ final class KeptTrials {
           firstError,
           commit.result(),
           commit.attempts().stream().map(KeptAttempt::of).toList(),
-          commit.event());
+          commit.event(),
+          commit.hosts());
     }
 
     /** The commit to store on resume. */
     TrialCommit commit() {
       List<Attempt> kept =
           attempts == null ? List.of() : attempts.stream().map(KeptAttempt::attempt).toList();
-      return new TrialCommit(trialId, result, kept, event, OptionalLong.empty());
+      return new TrialCommit(
+          trialId, result, kept, event, OptionalLong.empty(), hosts == null ? List.of() : hosts);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.ReportData;
@@ -24,9 +25,11 @@ class SqliteResultReader implements ResultReader {
   final SqliteTransactions tx;
   final SqliteExperiments experiments;
   final SqliteEvents events;
+  final SqliteBoots boots;
 
   SqliteResultReader(SqliteTransactions tx, Timestamps time) {
     this.tx = tx;
+    this.boots = new SqliteBoots(tx, time);
     this.experiments = new SqliteExperiments(tx);
     this.events = new SqliteEvents(tx, time);
   }
@@ -101,6 +104,11 @@ class SqliteResultReader implements ResultReader {
   @Override
   public List<ExperimentSummary> experiments() {
     return experiments.all();
+  }
+
+  @Override
+  public List<Boot> boots(long experimentId) {
+    return boots.all(experimentId);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.tunelab.TunelabException;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.Attempt;
+import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultReader;
@@ -224,6 +225,23 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
   @Override
   public void recordEvent(long experimentId, String kind, String host, String message) {
     events.record(experimentId, kind, host, message);
+  }
+
+  @Override
+  public long startBoot(
+      long experimentId,
+      String host,
+      String release,
+      String method,
+      Boot.Reason reason,
+      int round,
+      String bootIdBefore) {
+    return boots.start(experimentId, host, release, method, reason, round, bootIdBefore);
+  }
+
+  @Override
+  public void finishBoot(long bootId, Boot.State state, String bootIdAfter, String error) {
+    boots.finish(bootId, state, bootIdAfter, error);
   }
 
   @Override

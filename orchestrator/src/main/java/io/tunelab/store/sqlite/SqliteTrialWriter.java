@@ -149,6 +149,7 @@ final class SqliteTrialWriter {
     if (commit.event() != null) {
       SqliteEvents.insertForTrial(c, commit.trialId(), now, EventKind.TRIAL.text(), commit.event());
     }
+    SqliteBoots.insertTrialHosts(c, commit.trialId(), commit.hosts());
   }
 
   private void finish(Connection c, long trialId, TrialResult result, String now)
