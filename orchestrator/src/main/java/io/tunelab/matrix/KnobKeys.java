@@ -53,6 +53,9 @@ final class KnobKeys {
    * for a placeholder word, and records its variables as uses.
    */
   void checkKey(String key, Position at, String path) {
+    if (Kernels.isKey(key)) {
+      return;
+    }
     String knob = key.substring(key.indexOf('.') + 1);
     if (knob.isEmpty()) {
       in.problem(at, path, "the knob is missing after role '" + Roles.roleOf(key) + "'");
@@ -87,6 +90,13 @@ final class KnobKeys {
       return;
     }
     uses.use(value, at, key, VariableUses.Context.KNOB);
+    if (Kernels.isKey(knobKey)) {
+      String notRelease = Substitution.names(value).isEmpty() ? Kernels.problem(value) : null;
+      if (notRelease != null) {
+        in.problem(at, key, notRelease);
+      }
+      return;
+    }
     if (Substitution.names(value).isEmpty()) {
       try {
         Knob knob =

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param text the full text of the file, stored with the experiment
  * @param roles role to host name, in declared order ({@code local -> local} when absent)
  * @param hostsFile the {@code hosts:} entry, or null
+ * @param boots how many times each kernel of a {@code ROLE.kernel} axis or setting is booted; the
+ *     repetitions of a cell are split across its boots
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
  * @param cellSetup steps before the first trial of a cell, again after a cell change
  * @param cellTeardown steps after the last trial of a cell (and after a cell step failed)
@@ -45,6 +47,7 @@ public record Matrix(
     List<Map<String, String>> include,
     int repeat,
     int warmup,
+    int boots,
     Order order,
     long seed,
     List<TrialStep> beforeTrial,

@@ -43,6 +43,7 @@ public final class MatrixLoader {
           "include",
           "repeat",
           "warmup",
+          "boots",
           "order",
           "seed",
           "retries",
@@ -169,6 +170,7 @@ public final class MatrixLoader {
 
     int repeat = (int) optionalInteger(top, "repeat", 1, MAX_REPEAT, 1);
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
+    int boots = boots(top, repeat, settings, axes);
     Matrix.Order order = order(overridable(top, "order"));
     long seed = seed(overridable(top, "seed"), order);
     set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
@@ -190,6 +192,7 @@ public final class MatrixLoader {
             List.copyOf(include),
             repeat,
             warmup,
+            boots,
             order,
             seed,
             beforeTrial,
@@ -319,6 +322,45 @@ public final class MatrixLoader {
       YamlNode.Mapping top, String key, long min, long max, long fallback) {
     YamlNode node = Overrides.KEYS.contains(key) ? overridable(top, key) : top.get(key);
     return node == null ? fallback : in.integer(node, set.keyOf(key), min, max, fallback);
+  }
+
+  /**
+   * {@code boots:}, checked against what it splits: the repetitions of a cell, and the kernels of
+   * the roles a {@code ROLE.kernel} axis, case or setting names.
+   */
+  private int boots(
+      YamlNode.Mapping top, int repeat, Map<String, String> settings, List<AxisDraft> axes) {
+    int boots = (int) optionalInteger(top, "boots", 1, MAX_REPEAT, 1);
+    YamlNode node = top.get("boots");
+    if (boots <= 1 || node == null) {
+      return boots;
+    }
+    boolean kernels = settings.keySet().stream().anyMatch(Kernels::isKey);
+    for (AxisDraft a : axes) {
+      kernels |= Kernels.isKey(a.name);
+      for (Map<String, String> c : a.cases.values()) {
+        kernels |= c.keySet().stream().anyMatch(Kernels::isKey);
+      }
+    }
+    if (!kernels) {
+      in.problem(
+          node.position(),
+          "boots",
+          boots
+              + " boots the kernels of a ROLE.kernel axis or setting, and there is none;"
+              + " to boot one host's kernel again and again, write e.g."
+              + " settings: {client.kernel: default}");
+    } else if (boots > repeat) {
+      in.problem(
+          node.position(),
+          "boots",
+          boots
+              + " splits the repetitions of each cell across its boots, and repeat is "
+              + repeat
+              + ": give repeat at least "
+              + boots);
+    }
+    return boots;
   }
 
   /** A top-level key's node, or the {@code --set} value that replaces it. */

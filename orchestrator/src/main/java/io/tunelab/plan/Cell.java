@@ -1,5 +1,6 @@
 package io.tunelab.plan;
 
+import io.tunelab.matrix.Kernels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,7 +11,8 @@ import java.util.Map;
  * @param label the parameters as {@code read_ahead_kb=512/scheduler=none/bs=64M}
  * @param params axis name (as written) to value; for a cases axis the case name
  * @param knobs every role-qualified knob this cell sets (settings, knob axes, case entries),
- *     template names as written, to the requested value ({@code default} allowed)
+ *     template names as written, to the requested value ({@code default} allowed); a role's kernel
+ *     ({@code ROLE.kernel}) is among them
  * @param vars the parameters substitutable as {@code ${name}}: plain parameters and case parameters
  *     (knob axes are not variables)
  */
@@ -30,5 +32,20 @@ public record Cell(
     all.putAll(vars);
     all.put("rep", Integer.toString(rep));
     return all;
+  }
+
+  /**
+   * Role to the kernel release this cell runs it on, for the roles the cell names a kernel for
+   * ({@code default} allowed, {@code ${…}} resolved with {@code vars}).
+   */
+  public Map<String, String> kernels() {
+    Map<String, String> kernels = new LinkedHashMap<>();
+    knobs.forEach(
+        (key, value) -> {
+          if (Kernels.isKey(key)) {
+            kernels.put(Kernels.roleOf(key), value);
+          }
+        });
+    return kernels;
   }
 }

@@ -74,6 +74,29 @@ public record ExperimentPlan(
     int count = checkedCount(m);
     List<Cell> cells = MatrixExpander.list(m);
     checkWorkloads(m, cells);
+    BootPlan boots = BootPlan.of(m);
+    List<Trial> trials;
+    if (boots.none()) {
+      trials = PlanBuilder.build(count, m.repeat(), m.warmup(), m.order(), m.seed());
+    } else {
+      // Groups in the order the cells first ask for them: the first needs no boot when the
+      // hosts already run it.
+      Map<List<String>, Integer> groupIds = new LinkedHashMap<>();
+      int[] groups = new int[count];
+      for (int c = 0; c < count; c++) {
+        groups[c] = groupIds.computeIfAbsent(boots.group(cells.get(c)), k -> groupIds.size());
+      }
+      trials =
+          PlanBuilder.build(
+              groups,
+              groupIds.size(),
+              m.boots(),
+              count,
+              m.repeat(),
+              m.warmup(),
+              m.order(),
+              m.seed());
+    }
     return new ExperimentPlan(
         m.name(),
         m.description(),
@@ -84,7 +107,7 @@ public record ExperimentPlan(
         m.repeat(),
         m.warmup(),
         cells,
-        PlanBuilder.build(count, m.repeat(), m.warmup(), m.order(), m.seed()),
+        trials,
         m.workload(),
         m.overrides());
   }

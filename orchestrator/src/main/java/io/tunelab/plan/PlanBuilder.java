@@ -8,9 +8,9 @@ import java.util.SplittableRandom;
 
 /**
  * Orders an experiment's trials: cell by cell, or a seeded shuffle of all trials that any JVM
- * reproduces from the seed. Within a cell, repetition numbers follow run order and the first {@code
- * warmup} runs of each cell are its warm-ups, so warm-ups always precede the measured runs of their
- * cell.
+ * reproduces from the seed; with kernels, kernel-major, shuffled only inside each kernel's boot.
+ * Within a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell
+ * are its warm-ups, so warm-ups always precede the measured runs of their cell.
  */
 public final class PlanBuilder {
   private PlanBuilder() {}
@@ -25,6 +25,27 @@ public final class PlanBuilder {
    */
   public static List<Trial> build(
       int cellCount, int repeat, int warmup, Matrix.Order order, long seed) {
+    return build(null, 1, 1, cellCount, repeat, warmup, order, seed);
+  }
+
+  /**
+   * The trials grouped kernel-major: blocks of one kernel group and one boot each, the groups in
+   * order and each group's boots in order; within a block the cells in order (a seeded shuffle with
+   * {@code shuffle}). A cell's runs are split across the boots as {@link BootPlan#round} says.
+   *
+   * @param groups each cell's kernel group (index {@code ordinal - 1}, groups from 0), or null for
+   *     one group
+   * @param boots how many boots each group gets
+   */
+  public static List<Trial> build(
+      int[] groups,
+      int groupCount,
+      int boots,
+      int cellCount,
+      int repeat,
+      int warmup,
+      Matrix.Order order,
+      long seed) {
     if (cellCount < 0 || repeat < 1 || warmup < 0) {
       throw new IllegalArgumentException(
           "need cells >= 0, repeat >= 1, warmup >= 0; got "
@@ -42,11 +63,35 @@ public final class PlanBuilder {
     }
     int n = (int) total;
     int[] cells = new int[n];
-    for (int i = 0; i < n; i++) {
-      cells[i] = i / perCell + 1;
-    }
-    if (order == Matrix.Order.SHUFFLE) {
-      shuffle(cells, new SplittableRandom(seed));
+    SplittableRandom random = new SplittableRandom(seed);
+    if (groups == null && boots == 1) {
+      for (int i = 0; i < n; i++) {
+        cells[i] = i / perCell + 1;
+      }
+      if (order == Matrix.Order.SHUFFLE) {
+        shuffle(cells, 0, n, random);
+      }
+    } else {
+      int[] runsPerRound = new int[boots + 1];
+      for (int run = 1; run <= perCell; run++) {
+        runsPerRound[BootPlan.roundOf(run, warmup, repeat, boots)]++;
+      }
+      int at = 0;
+      for (int g = 0; g < groupCount; g++) {
+        for (int round = 1; round <= boots; round++) {
+          int blockStart = at;
+          for (int c = 0; c < cellCount; c++) {
+            if (groups == null || groups[c] == g) {
+              for (int k = 0; k < runsPerRound[round]; k++) {
+                cells[at++] = c + 1;
+              }
+            }
+          }
+          if (order == Matrix.Order.SHUFFLE) {
+            shuffle(cells, blockStart, at, random);
+          }
+        }
+      }
     }
     int[] reps = new int[n];
     int[] runsSoFar = new int[cellCount + 1];
@@ -56,10 +101,13 @@ public final class PlanBuilder {
     return new Trials(cells, reps, warmup);
   }
 
-  /** Fisher-Yates, from the last position down, as the seed's documented meaning. */
-  private static void shuffle(int[] a, SplittableRandom random) {
-    for (int i = a.length - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
+  /**
+   * Fisher-Yates over {@code a[from, to)}, from the last position down, as the seed's documented
+   * meaning.
+   */
+  private static void shuffle(int[] a, int from, int to, SplittableRandom random) {
+    for (int i = to - 1; i > from; i--) {
+      int j = from + random.nextInt(i - from + 1);
       int t = a[i];
       a[i] = a[j];
       a[j] = t;

@@ -36,6 +36,13 @@ class MatrixSchemaTest {
       Map.ofEntries(
           Map.entry("bad-knob-value.yaml", "value ranges of knobs come from the knob catalogue"),
           Map.entry(
+              "kernel-bad-release.yaml",
+              "a role's kernel is a knob key to the schema; the release rule is the loader's"),
+          Map.entry("boots-above-repeat.yaml", "boots against repeat is arithmetic"),
+          Map.entry(
+              "boots-without-kernel.yaml",
+              "boots needs a ROLE.kernel somewhere in the matrix: a rule across keys"),
+          Map.entry(
               "bs-total-mismatch.yaml",
               "64Q must be a size only because workload.dd.bs uses ${bs}; total/bs is arithmetic"),
           Map.entry(
