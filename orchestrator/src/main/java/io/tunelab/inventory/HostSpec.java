@@ -18,6 +18,7 @@ import io.tunelab.yaml.Position;
  * @param become how commands gain root
  * @param passphraseEnv the environment variable holding the identity's passphrase, or null for
  *     {@code TUNELAB_SSH_PASSPHRASE}
+ * @param boot how the host changes kernel, for a {@code ROLE.kernel} axis
  * @param position where the host was written, for messages
  */
 public record HostSpec(
@@ -30,10 +31,37 @@ public record HostSpec(
     HostKeyPolicy hostKey,
     Become become,
     String passphraseEnv,
+    BootSpec boot,
     Position position) {
 
   /** The environment variable read for a passphrase when the inventory names none. */
   public static final String DEFAULT_PASSPHRASE_ENV = "TUNELAB_SSH_PASSPHRASE";
+
+  /** A host with the default way of booting ({@link BootSpec#DEFAULT}). */
+  public HostSpec(
+      String name,
+      String address,
+      Integer port,
+      String user,
+      String identity,
+      String knownHosts,
+      HostKeyPolicy hostKey,
+      Become become,
+      String passphraseEnv,
+      Position position) {
+    this(
+        name,
+        address,
+        port,
+        user,
+        identity,
+        knownHosts,
+        hostKey,
+        become,
+        passphraseEnv,
+        BootSpec.DEFAULT,
+        position);
+  }
 
   /** The variable that holds this host's passphrase. */
   public String passphraseVariable() {

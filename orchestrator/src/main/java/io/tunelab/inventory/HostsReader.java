@@ -1,9 +1,11 @@
 package io.tunelab.inventory;
 
+import io.tunelab.matrix.Durations;
 import io.tunelab.yaml.DidYouMean;
 import io.tunelab.yaml.Position;
 import io.tunelab.yaml.Problems;
 import io.tunelab.yaml.YamlNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,7 +25,11 @@ final class HostsReader {
           "known_hosts",
           "host_key",
           "become",
-          "passphrase_env");
+          "passphrase_env",
+          "boot",
+          "boot_timeout",
+          "power_cycle");
+  private static final List<String> BOOT_KEYS = List.of("command", "timeout");
   private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
@@ -153,6 +159,7 @@ final class HostsReader {
         f.choice("host_key", HostKeyPolicy.values(), HostKeyPolicy.STRICT),
         f.choice("become", Become.values(), Become.NONE),
         f.envName(),
+        f.boot(),
         entry.keyPosition());
   }
 
@@ -249,6 +256,72 @@ final class HostsReader {
           hostKey + "." + name,
           "expected one of " + String.join(", ", words) + ", got '" + text + "'" + hint);
       return fallback;
+    }
+
+    /**
+     * {@code boot} ({@code kexec}, {@code reboot} or {@code {command: …, timeout: …}}), {@code
+     * boot_timeout} and {@code power_cycle}.
+     */
+    BootSpec boot() {
+      BootSpec.Method method = BootSpec.Method.KEXEC;
+      String command = null;
+      Duration timeout = duration("boot_timeout", fields.get("boot_timeout"));
+      YamlNode node = fields.get("boot");
+      if (node instanceof YamlNode.Mapping m) {
+        method = BootSpec.Method.COMMAND;
+        for (YamlNode.Entry e : m.entries()) {
+          String key = hostKey + ".boot." + e.key();
+          if (!BOOT_KEYS.contains(e.key())) {
+            problem(e.keyPosition(), key, "unknown key" + DidYouMean.hint(e.key(), BOOT_KEYS));
+          } else if (e.key().equals("command")) {
+            command = e.value() instanceof YamlNode.Scalar s ? s.text().trim() : null;
+            if (command == null || command.isEmpty()) {
+              problem(e.value().position(), key, "give the shell command that boots the host");
+            }
+          } else {
+            Duration own = duration("boot.timeout", e.value());
+            timeout = own != null ? own : timeout;
+          }
+        }
+        if (m.get("command") == null) {
+          problem(
+              m.position(),
+              hostKey + ".boot",
+              "a boot of its own needs command: (run on the host, the release in"
+                  + " TUNELAB_KERNEL); or write boot: kexec or boot: reboot");
+        }
+      } else if (node != null && !(node instanceof YamlNode.Scalar s && s.isNull())) {
+        method =
+            choice(
+                "boot",
+                new BootSpec.Method[] {BootSpec.Method.KEXEC, BootSpec.Method.REBOOT},
+                BootSpec.Method.KEXEC);
+      }
+      String powerCycle = text("power_cycle");
+      return new BootSpec(
+          method, command, timeout == null ? BootSpec.DEFAULT_TIMEOUT : timeout, powerCycle);
+    }
+
+    private Duration duration(String name, YamlNode node) {
+      if (node == null || node instanceof YamlNode.Scalar s && s.isNull()) {
+        return null;
+      }
+      String key = hostKey + "." + name;
+      if (!(node instanceof YamlNode.Scalar s)) {
+        problem(node.position(), key, "expected a duration (10m, 300s), got " + node.kind());
+        return null;
+      }
+      try {
+        Duration d = Durations.parse(s.text().trim());
+        if (d.isZero()) {
+          problem(node.position(), key, "give a duration above zero");
+          return null;
+        }
+        return d;
+      } catch (IllegalArgumentException e) {
+        problem(node.position(), key, e.getMessage());
+        return null;
+      }
     }
 
     /** The variable's name; the value itself is never echoed, in case it is the secret. */

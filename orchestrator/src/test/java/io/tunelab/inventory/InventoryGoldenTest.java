@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tunelab.matrix.Durations;
 import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
 import java.io.IOException;
@@ -70,6 +71,13 @@ class InventoryGoldenTest {
       field(out, "host_key", h.hostKey().word());
       field(out, "become", h.become().word());
       field(out, "passphrase_env", h.passphraseEnv());
+      if (!h.boot().equals(BootSpec.DEFAULT)) {
+        BootSpec b = h.boot();
+        field(
+            out, "boot", b.method().word() + (b.command() == null ? "" : " (" + b.command() + ")"));
+        field(out, "boot_timeout", Durations.format(b.timeout()));
+        field(out, "power_cycle", b.powerCycle());
+      }
     }
     return out.toString();
   }
