@@ -22,6 +22,9 @@ verb_hello() {
 verb_facts() {
   printf 'kernel_release\t%s\n' "$(uname -r)"
   printf 'boot_id\t%s\n' "$BOOT"
+  first_line /proc/cmdline
+  # A tab would end the fact early: the kernel takes none, a bootloader could pass one.
+  printf 'cmdline\t%s\n' "$(printf '%s' "$FIRST_LINE" | tr '\t' ' ')"
   printf 'hostname\t%s\n' "$(uname -n)"
   fa_cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || fa_cpus=$(nproc 2>/dev/null)
   printf 'cpus\t%s\n' "$fa_cpus"

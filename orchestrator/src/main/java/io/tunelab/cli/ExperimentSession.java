@@ -40,6 +40,7 @@ final class ExperimentSession {
       Path db,
       StoredExperiment resumed,
       RecoveryOptions recovery,
+      boolean keepKernel,
       PrintWriter out,
       Watch watch) {
     Inventories.requireRoles(matrix, inventory);
@@ -62,7 +63,7 @@ final class ExperimentSession {
               clock,
               watch.maxTime(),
               recovery.reconnect);
-      runner.traced(trace);
+      runner.traced(trace).keepingKernels(keepKernel);
       if (runner.deadline() != null) {
         log.accept(
             "max time "

@@ -16,6 +16,8 @@ import java.util.Map;
 record HostDescription(
     String host,
     String kernelRelease,
+    String bootId,
+    String cmdline,
     String hostname,
     String cpus,
     long memKb,
@@ -96,6 +98,8 @@ record HostDescription(
     return new HostDescription(
         host,
         facts.kernelRelease(),
+        facts.get("boot_id"),
+        facts.get("cmdline"),
         facts.get("hostname"),
         facts.cpus(),
         facts.memKb(),

@@ -40,7 +40,11 @@ final class HostFactsOutput {
           .append(size(h.memKb() * 1024))
           .append(" memory, hostname ")
           .append(h.hostname())
-          .append("\n\n");
+          .append("\n");
+      if (h.cmdline() != null) {
+        out.append("boot ").append(h.bootId()).append(": ").append(h.cmdline()).append('\n');
+      }
+      out.append('\n');
       List<List<String>> rows = new ArrayList<>();
       rows.add(DEVICE_COLUMNS);
       for (HostDescription.Device d : h.devices()) {
@@ -73,6 +77,8 @@ final class HostFactsOutput {
       Map<String, Object> host = new LinkedHashMap<>();
       host.put("host", h.host());
       host.put("kernel_release", h.kernelRelease());
+      host.put("boot_id", h.bootId());
+      host.put("cmdline", h.cmdline());
       host.put("hostname", h.hostname());
       host.put("cpus", number(h.cpus()));
       host.put("mem_kb", h.memKb());

@@ -1,6 +1,8 @@
 package io.tunelab.cli;
 
+import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.PlanBuilder;
 import io.tunelab.plan.Trial;
@@ -63,6 +65,25 @@ final class PlanCommand implements Callable<Integer> {
         m.seed());
     if (!m.overrides().isEmpty()) {
       out.println("set: " + SetOption.text(m.overrides()));
+    }
+    BootPlan boots = BootPlan.of(m);
+    if (!boots.none()) {
+      ExperimentPlan plan = ExperimentPlan.of(m);
+      Trial first = plan.trials().get(0);
+      for (String host : boots.hosts()) {
+        // Counted from the release the plan asks first: the host should be running it already.
+        String start =
+            boots.wants(plan.cells().get(first.cellOrdinal() - 1), first.rep()).get(host).release();
+        int n = boots.bootsNeeded(host, plan.trials(), plan.cells(), start);
+        int elsewhere = boots.bootsNeeded(host, plan.trials(), plan.cells(), "(another)");
+        out.printf(
+            "boots: host %s: %d%s%n",
+            host,
+            n,
+            start.equals(Kernels.DEFAULT)
+                ? ""
+                : " if it runs " + start + " when the run starts, " + elsewhere + " otherwise");
+      }
     }
     if (!summary) {
       // Streamed: a 100,000-cell plan is printed without holding every cell.

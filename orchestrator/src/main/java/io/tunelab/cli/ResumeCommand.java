@@ -64,6 +64,7 @@ final class ResumeCommand implements Callable<Integer> {
         options.db.path(),
         stored,
         options.recovery,
+        options.keepKernel,
         spec.commandLine().getOut(),
         new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
   }

@@ -36,6 +36,7 @@ final class RunCommand implements Callable<Integer> {
         options.db.path(),
         null,
         options.recovery,
+        options.keepKernel,
         spec.commandLine().getOut(),
         new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
   }

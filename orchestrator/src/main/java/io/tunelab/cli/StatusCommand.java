@@ -1,11 +1,15 @@
 package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
+import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.ResultReader;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,6 +48,17 @@ final class StatusCommand implements Callable<Integer> {
       for (ExperimentSummary e : store.experiments()) {
         if (e.status() == ExperimentStatus.RUNNING) {
           store.progress(e.id()).ifPresent(p -> out.print("\n" + StatusText.render(p, now)));
+          for (Boot b : store.boots(e.id())) {
+            if (b.state() == Boot.State.BOOTING) {
+              out.printf(
+                  "%s: booting %s since %s (%s)%n",
+                  b.host(),
+                  b.release(),
+                  LocalTime.ofInstant(b.startedAt(), ZoneId.systemDefault())
+                      .truncatedTo(ChronoUnit.SECONDS),
+                  b.method());
+            }
+          }
         }
       }
     }

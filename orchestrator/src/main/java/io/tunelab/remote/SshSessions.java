@@ -112,6 +112,20 @@ public final class SshSessions implements AutoCloseable {
     return client;
   }
 
+  /** Closes {@code host}'s session, if one is open; the next {@link #connect} logs in anew. */
+  public void drop(String host) {
+    synchronized (locks.computeIfAbsent(host, k -> new Object())) {
+      Transport t = open.remove(host);
+      if (t != null) {
+        try {
+          t.close();
+        } catch (IOException | RuntimeException e) {
+          // gone either way
+        }
+      }
+    }
+  }
+
   /** Closes every session and stops the client. */
   @Override
   public synchronized void close() {

@@ -2,6 +2,7 @@ package io.tunelab.run;
 
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobCatalogue;
+import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
  * set by one case never leaks into the next cell. A knob whose name or value uses a {@code
  * cell_setup} capture is the cell's own: it is known only once the cell is set up, is checked then,
  * and is set back to its original before the cell's teardown (the device it names may go away with
- * the cell).
+ * the cell). A role's kernel ({@code ROLE.kernel}) is no knob: the run boots the host for it.
  */
 final class ExperimentKnobs {
   static final String DEFAULT = "default";
@@ -48,7 +49,9 @@ final class ExperimentKnobs {
       for (Map.Entry<String, String> entry : cell.knobs().entrySet()) {
         String template = entry.getKey();
         boolean references = template.contains("${");
-        if (!references && plain.contains(template) || cellScoped(template, entry.getValue())) {
+        if (!references && plain.contains(template)
+            || Kernels.isKey(template)
+            || cellScoped(template, entry.getValue())) {
           continue;
         }
         if (references && vars == null) {
@@ -90,7 +93,7 @@ final class ExperimentKnobs {
     cell.knobs()
         .forEach(
             (template, value) -> {
-              if (cellScoped(template, value)) {
+              if (!Kernels.isKey(template) && cellScoped(template, value)) {
                 String v = Substitution.apply(value, trial, where);
                 resolve(template, trial).forEach(k -> own.put(k, v));
               }
@@ -106,7 +109,7 @@ final class ExperimentKnobs {
     cell.knobs()
         .forEach(
             (template, value) -> {
-              if (withOwn || !cellScoped(template, value)) {
+              if (!Kernels.isKey(template) && (withOwn || !cellScoped(template, value))) {
                 String v = Substitution.apply(value, trial, where);
                 resolve(template, trial).forEach(k -> requested.put(k, v));
               }

@@ -8,8 +8,10 @@ import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Recovery;
 import io.tunelab.matrix.Step;
+import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.RunStore;
 import io.tunelab.store.StoredExperiment;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -43,6 +46,7 @@ public final class ExperimentRunner {
   private final Instant deadline;
   private final Duration reconnect;
   private PhaseTrace trace = PhaseTrace.off();
+  private boolean keepKernels;
   private volatile boolean interrupted;
   private volatile Hosts liveHosts;
   private final CountDownLatch finished = new CountDownLatch(1);
@@ -96,6 +100,15 @@ public final class ExperimentRunner {
   /** Records how long each phase of each trial takes in {@code trace}; returns this runner. */
   public ExperimentRunner traced(PhaseTrace trace) {
     this.trace = trace;
+    return this;
+  }
+
+  /**
+   * Leaves every host on the kernel it ran last, instead of booting it back into the one it ran at
+   * the start ({@code --keep-kernel}); returns this runner.
+   */
+  public ExperimentRunner keepingKernels(boolean keep) {
+    this.keepKernels = keep;
     return this;
   }
 
@@ -163,13 +176,20 @@ public final class ExperimentRunner {
   private RunSummary execute(Matrix matrix, StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
+    BootPlan bootPlan = BootPlan.of(matrix);
+    if (resumed != null && !bootPlan.none()) {
+      BootWait.finishOpenBoots(store, resumed.id(), matrix.roles(), connector, out);
+    }
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector, trace)) {
       liveHosts = hosts;
       Map<String, Facts> facts = HostFacts.gather(hosts);
+      KernelPreflight.check(
+          hosts, bootPlan, cells, connector, startReleases(bootPlan, facts, resumed));
       Map<String, String> vars = new LinkedHashMap<>();
       List<Step> setupDone = new ArrayList<>();
       long experimentId = -1;
       boolean applied = false;
+      HostBoots boots = null;
       try {
         restoreLeftovers(hosts, facts);
         if (resumed != null && resumed.status() == ExperimentStatus.RUNNING) {
@@ -220,8 +240,33 @@ public final class ExperimentRunner {
         TrialExecutor executor = new TrialExecutor(matrix, hosts, states, trace);
         CellSteps cellSteps =
             new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
+        long id = experimentId;
+        boots =
+            new HostBoots(
+                bootPlan,
+                cells,
+                plan.trials(),
+                hosts,
+                connector,
+                store,
+                id,
+                facts,
+                (host, fresh) -> {
+                  hostRecovery.booted(host, fresh.get("boot_id"));
+                  matrix
+                      .roles()
+                      .forEach(
+                          (role, h) -> {
+                            if (h.equals(host)) {
+                              store.recordHost(id, role, host, HostFacts.recorded(fresh));
+                            }
+                          });
+                  return readOriginals(hosts, knobs, cells, vars, host, states.get(host));
+                },
+                out,
+                () -> interrupted);
         return new TrialLoop(
-                store, executor, hostRecovery, cellSteps, knobs, cells, listener, trace)
+                store, executor, hostRecovery, cellSteps, knobs, cells, listener, trace, boots)
             .run(experimentId, trials, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
@@ -236,6 +281,9 @@ public final class ExperimentRunner {
         throw e;
       } finally {
         trace.trial(0); // what follows belongs to no trial
+        if (boots != null && !keepKernels && !interrupted) {
+          boots.home();
+        }
         if (applied) {
           restore(hosts);
         }
@@ -244,6 +292,47 @@ public final class ExperimentRunner {
         finished.countDown();
       }
     }
+  }
+
+  /**
+   * Reads the originals of {@code host}'s knobs again on the kernel it just booted; returns why its
+   * trials cannot run there (a knob that kernel lacks or refuses), or empty.
+   */
+  private static Optional<String> readOriginals(
+      Hosts hosts,
+      ExperimentKnobs knobs,
+      List<Cell> cells,
+      Map<String, String> vars,
+      String host,
+      HostKnobState state) {
+    Preflight.Findings found = Preflight.inspect(hosts, knobs, cells, vars);
+    List<String> mine =
+        found.problems().stream().filter(p -> p.startsWith("host " + host + ": ")).toList();
+    state.booted(found.originals().getOrDefault(host, Map.of()));
+    return mine.isEmpty()
+        ? Optional.empty()
+        : Optional.of("preflight on the new kernel: " + String.join("; ", mine));
+  }
+
+  /**
+   * The release each booted host started the experiment on: recorded on its first run, else what it
+   * runs now.
+   */
+  private Map<String, String> startReleases(
+      BootPlan bootPlan, Map<String, Facts> facts, StoredExperiment resumed) {
+    Map<String, String> start = new LinkedHashMap<>();
+    List<Boot> recorded =
+        resumed == null || bootPlan.none() ? List.of() : store.boots(resumed.id());
+    for (String host : bootPlan.hosts()) {
+      start.put(
+          host,
+          recorded.stream()
+              .filter(b -> b.host().equals(host) && b.reason() == Boot.Reason.START)
+              .map(Boot::release)
+              .findFirst()
+              .orElse(facts.get(host).kernelRelease()));
+    }
+    return start;
   }
 
   private boolean timeUp() {

@@ -1,8 +1,20 @@
 package io.tunelab.run;
 
+import io.tunelab.inventory.BootSpec;
 import io.tunelab.remote.Transport;
 
-/** Opens a transport to a host named in the matrix's roles. */
+/** Opens a transport to a host named in the matrix's roles, and says how the host boots. */
 public interface HostConnector {
   Transport connect(String host);
+
+  /** How {@code host} changes kernel, from its inventory entry. */
+  default BootSpec boot(String host) {
+    return BootSpec.DEFAULT;
+  }
+
+  /**
+   * Drops {@code host}'s connection, so that the next {@link #connect} makes a new one: a host that
+   * is about to reboot leaves a connection that may look open for minutes.
+   */
+  default void disconnect(String host) {}
 }

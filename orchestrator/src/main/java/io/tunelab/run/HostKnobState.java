@@ -65,6 +65,16 @@ final class HostKnobState {
     current = new HashMap<>();
   }
 
+  /**
+   * Starts over on a kernel the run booted: every knob's original is what that kernel boots with,
+   * and the next apply writes every knob.
+   */
+  void booted(Map<String, String> fresh) {
+    originals.clear();
+    originals.putAll(fresh);
+    forget();
+  }
+
   /** Records what the host read back after an apply; after a failed write, trusts nothing. */
   void applied(List<ApplyLine> lines, Map<String, String> effective, boolean failed) {
     journaled = true;

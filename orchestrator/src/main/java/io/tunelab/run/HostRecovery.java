@@ -37,6 +37,7 @@ final class HostRecovery {
   private final Hosts hosts;
   private final Map<String, HostKnobState> states;
   private final Map<String, String> bootIds;
+  private final Map<String, Facts> facts;
   private final Recovery recovery;
   private final RunStore store;
   private final long experimentId;
@@ -46,7 +47,8 @@ final class HostRecovery {
   private final PhaseTrace trace;
 
   /**
-   * @param facts every host's facts as the run started: the boot ids a reconnect compares with
+   * @param facts every host's facts as the run started: the boot ids a reconnect compares with;
+   *     kept current as hosts come back
    */
   HostRecovery(
       Hosts hosts,
@@ -63,6 +65,7 @@ final class HostRecovery {
     this.hosts = hosts;
     this.states = states;
     this.bootIds = new HashMap<>();
+    this.facts = facts;
     facts.forEach((host, f) -> bootIds.put(host, f.get("boot_id")));
     this.recovery = recovery;
     this.store = store;
@@ -80,6 +83,11 @@ final class HostRecovery {
     HostLost(String message) {
       super(TRIALS_FAILED, message);
     }
+  }
+
+  /** Takes {@code bootId} as {@code host}'s from now on: the run booted it. */
+  void booted(String host, String bootId) {
+    bootIds.put(host, bootId);
   }
 
   /**
@@ -174,6 +182,7 @@ final class HostRecovery {
       }
       try {
         Facts facts = hosts.reconnect(host).facts();
+        this.facts.put(host, facts);
         states.get(host).forget();
         String seconds = String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - began) / 1e9);
         String boot = facts.get("boot_id");

@@ -1,5 +1,6 @@
 package io.tunelab.run;
 
+import io.tunelab.inventory.BootSpec;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.SshOptions;
@@ -40,6 +41,18 @@ public final class SshConnector implements HostConnector, AutoCloseable {
       return new LocalTransport();
     }
     return sessions.connect(inventory.require(host));
+  }
+
+  @Override
+  public BootSpec boot(String host) {
+    return host.equals(Inventory.LOCAL) ? BootSpec.DEFAULT : inventory.require(host).boot();
+  }
+
+  @Override
+  public void disconnect(String host) {
+    if (!host.equals(Inventory.LOCAL)) {
+      sessions.drop(host);
+    }
   }
 
   @Override

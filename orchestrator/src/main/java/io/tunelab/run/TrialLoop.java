@@ -24,8 +24,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Runs the unfinished trials of an experiment in plan order, committing each on its own; sets each
- * cell up before its trials and tears it down after them ({@link CellVisits}), and runs {@code
- * after_trial} once the jobs have ended, whatever their outcome.
+ * cell up before its trials and tears it down after them ({@link CellVisits}), boots hosts into the
+ * kernel a trial needs ({@link HostBoots}), and runs {@code after_trial} once the jobs have ended,
+ * whatever their outcome.
  */
 final class TrialLoop {
   private final RunStore store;
@@ -36,6 +37,7 @@ final class TrialLoop {
   private final List<Cell> cells;
   private final RunListener listener;
   private final PhaseTrace trace;
+  private final HostBoots boots;
 
   TrialLoop(
       RunStore store,
@@ -45,8 +47,10 @@ final class TrialLoop {
       ExperimentKnobs knobs,
       List<Cell> cells,
       RunListener listener,
-      PhaseTrace trace) {
+      PhaseTrace trace,
+      HostBoots boots) {
     this.trace = trace;
+    this.boots = boots;
     this.store = store;
     this.executor = executor;
     this.cellSteps = cellSteps;
@@ -95,11 +99,32 @@ final class TrialLoop {
           break;
         }
         Cell cell = cells.get(trial.cellOrdinal() - 1);
-        CellVisits.Due due = visits.before(cell.ordinal());
+        String bootFailure = null;
+        if (boots.needed(cell, trial.rep())) {
+          // The cell is set up again on the new boot: what it made is gone with the old one.
+          if (visits.end() != 0) {
+            cellSteps.close();
+          }
+          try {
+            bootFailure = boots.prepare(cell, trial.rep()).orElse(null);
+          } catch (HostRecovery.HostLost e) {
+            listener.runEvent(
+                "stopped: "
+                    + e.getMessage()
+                    + "; "
+                    + store.unfinishedTrials(experimentId).size()
+                    + " trial(s) left for `tunelab resume "
+                    + experimentId
+                    + "`");
+            break;
+          }
+        }
+        CellVisits.Due due =
+            bootFailure == null ? visits.before(cell.ordinal()) : new CellVisits.Due(0, 0, null);
         if (due.teardown() != 0) {
           cellSteps.close();
         }
-        String cellFailure = due.failure();
+        String cellFailure = bootFailure != null ? bootFailure : due.failure();
         if (due.setup() != 0) {
           Optional<String> why = cellSteps.open(cell);
           if (why.isPresent()) {
@@ -274,11 +299,17 @@ final class TrialLoop {
       BooleanSupplier goesOn) {
     TrialCommit commit =
         new TrialCommit(
-            trials.get(i).trialId(), result, attempts, ended.line(), OptionalLong.empty());
+            trials.get(i).trialId(),
+            result,
+            attempts,
+            ended.line(),
+            OptionalLong.empty(),
+            boots.ran());
     long next = -1;
     if (i + 1 < trials.size() && goesOn.getAsBoolean()) {
       TrialRef following = trials.get(i + 1);
-      if (following.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps()) {
+      if ((following.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps())
+          && !boots.needed(cells.get(following.cellOrdinal() - 1), following.rep())) {
         next = following.trialId();
         commit = commit.startingNext(next);
       }

@@ -114,6 +114,8 @@ class HostsFactsTest {
     JsonNode host = new ObjectMapper().readTree(json.out()).get(0);
     assertEquals("local", host.get("host").asText());
     assertEquals(release, host.get("kernel_release").asText());
+    assertEquals(read(Path.of("/proc/sys/kernel/random/boot_id")), host.get("boot_id").asText());
+    assertEquals(read(Path.of("/proc/cmdline")), host.get("cmdline").asText().trim());
     assertTrue(host.get("cpus").asInt() >= 1, host.toString());
     String memTotal =
         Files.readAllLines(Path.of("/proc/meminfo")).stream()

@@ -29,7 +29,8 @@ final class VmLab {
 
   /** Skips (or under CI fails) unless the VM lab's tests are asked for and can run here. */
   static void require() throws IOException {
-    if (!ci() && !"1".equals(System.getenv("TUNELAB_VM_LAB"))) {
+    String asked = System.getenv("TUNELAB_VM_LAB");
+    if (!ci() && !"1".equals(asked) && !"keep".equals(asked)) {
       Assumptions.abort("the VM lab's tests boot two QEMU guests: set TUNELAB_VM_LAB=1");
     }
     Lab.requireRoot();
@@ -51,9 +52,12 @@ final class VmLab {
     return Map.of();
   }
 
-  /** Stops the VM lab ({@code lab/vm down}) when {@code env} says it was started. */
+  /**
+   * Stops the VM lab ({@code lab/vm down}) when {@code env} says it was started, unless {@code
+   * TUNELAB_VM_LAB=keep} asks to keep it up for the next run of the tests.
+   */
   static void down(Map<String, String> env) throws Exception {
-    if (env != null && !env.isEmpty()) {
+    if (env != null && !env.isEmpty() && !"keep".equals(System.getenv("TUNELAB_VM_LAB"))) {
       String out = run(5, "down");
       if (out != null) {
         throw new IOException("lab/vm down failed:\n" + out);

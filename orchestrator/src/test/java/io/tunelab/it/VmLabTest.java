@@ -82,4 +82,24 @@ class VmLabTest {
         boots);
     assertNotEquals(boots.get(0).get(1), boots.get(1).get(1));
   }
+
+  @Test
+  void aKernelAxisBootsTheClientOnlyAsOftenAsThePlanNeeds() throws Exception {
+    new VmKernelAxis(env, dir).bootsIntoTheOtherKernelOnceAndBack();
+  }
+
+  @Test
+  void aKernelNotInstalledIsRefusedBeforeAnythingIsTouched() throws Exception {
+    new VmKernelAxis(env, dir).aKernelNotInstalledIsRefusedBeforeAnythingIsTouched();
+  }
+
+  @Test
+  void aKernelThatDoesNotComeBackIsPowerCycledAndTheOtherKernelRuns() throws Exception {
+    new VmKernelAxis(env, dir).aKernelThatDoesNotComeBackIsPowerCycledAndTheOthersRun();
+  }
+
+  @Test
+  void aControllerKilledWhileAHostBootsIsResumedWithNothingLostOrDoubled() throws Exception {
+    new VmKernelAxis(env, dir).aControllerKilledWhileAHostBootsIsResumed();
+  }
 }

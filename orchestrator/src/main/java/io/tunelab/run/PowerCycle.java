@@ -1,0 +1,59 @@
+package io.tunelab.run;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** Runs an inventory's {@code power_cycle} command on the controller. */
+final class PowerCycle {
+  private PowerCycle() {}
+
+  /**
+   * Runs {@code command} with {@code sh -c}, the host's name in {@code TUNELAB_HOST}; returns null
+   * when it exited 0 within {@code limit}, else what went wrong with its last line of output.
+   */
+  static String run(String command, String host, Duration limit) {
+    ProcessBuilder pb = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true);
+    pb.environment().put("TUNELAB_HOST", host);
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      return "cannot start sh: " + e.getMessage();
+    }
+    StringBuilder output = new StringBuilder();
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                output.append(
+                    new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+              } catch (IOException e) {
+                // the process is gone; what was read is kept
+              }
+            },
+            "tunelab-power-cycle");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        return "'" + command + "' did not end within " + limit.toSeconds() + " s";
+      }
+      reader.join(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.destroyForcibly();
+      return "interrupted";
+    }
+    if (p.exitValue() == 0) {
+      return null;
+    }
+    String text = output.toString().strip();
+    String last = text.isEmpty() ? "" : ": " + text.substring(text.lastIndexOf('\n') + 1);
+    return "'" + command + "' exited " + p.exitValue() + last;
+  }
+}

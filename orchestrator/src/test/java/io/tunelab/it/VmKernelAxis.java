@@ -1,0 +1,165 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.testing.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kernel axis on the VM lab's client (docs/kernels.md): boots only as the plan needs, a kernel
+ * that does not come back, a release not installed, a controller killed while a host boots. Run by
+ * {@link VmLabTest}, which holds the lab.
+ */
+final class VmKernelAxis {
+  private final Map<String, String> env;
+  private final Path dir;
+
+  VmKernelAxis(Map<String, String> env, Path dir) {
+    this.env = env;
+    this.dir = dir;
+  }
+
+  void bootsIntoTheOtherKernelOnceAndBack() throws Exception {
+    String a = VmKernels.running();
+    String b = VmKernels.other(env, a);
+    Path m = VmKernels.matrix(dir, a + ", " + b, 2);
+    Path hosts = VmLab.inventory();
+    Path db = dir.resolve("boots.db");
+
+    Cli.Result plan = Cli.tunelab("plan", m.toString(), "--hosts", hosts.toString(), "--summary");
+    assertTrue(plan.out().contains("boots: host client: 2 if it runs " + a), plan.all());
+    Cli.Result r =
+        Cli.tunelab("run", m.toString(), "--hosts", hosts.toString(), "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(List.of("8")),
+        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+    // Every trial ran on its cell's release.
+    assertEquals(
+        List.of(),
+        EndToEndTest.rows(
+            db,
+            "select t.id from trials t join cell_params p on p.cell_id = t.cell_id"
+                + " and p.name = 'client.kernel' join trial_hosts h on h.trial_id = t.id"
+                + " and h.host = 'client' where h.kernel_release <> p.value"));
+    assertEquals(
+        List.of(List.of("2")),
+        EndToEndTest.rows(
+            db, "select count(distinct boot_id) from trial_hosts where host = 'client'"));
+    assertEquals(
+        List.of(List.of("start", a, "up"), List.of("kernel", b, "up"), List.of("home", a, "up")),
+        EndToEndTest.rows(
+            db, "select reason, release, state from boots where host = 'client' order by id"));
+    assertEquals(a, VmKernels.running());
+    assertTrue(
+        EndToEndTest.rows(db, "select cmdline from trial_hosts where host = 'client'").stream()
+            .allMatch(row -> row.get(0).contains("console=ttyS0")));
+  }
+
+  void aKernelNotInstalledIsRefusedBeforeAnythingIsTouched() throws Exception {
+    String boot = VmLab.ssh("client", "cat /proc/sys/kernel/random/boot_id");
+    Path m = VmKernels.matrix(dir, "default, 6.1.0-99-notthere-amd64", 1);
+    Path db = dir.resolve("missing.db");
+
+    Cli.Result r =
+        Cli.tunelab(
+            "run", m.toString(), "--hosts", VmLab.inventory().toString(), "--db", db.toString());
+
+    assertEquals(3, r.code(), r.all());
+    assertTrue(
+        r.err()
+            .contains(
+                "host client: kernel 6.1.0-99-notthere-amd64 is not installed:"
+                    + " no /boot/vmlinuz-6.1.0-99-notthere-amd64"),
+        r.all());
+    assertTrue(
+        !Files.exists(db) || EndToEndTest.rows(db, "select id from experiments").isEmpty(),
+        "no experiment stored");
+    assertEquals(boot, VmLab.ssh("client", "cat /proc/sys/kernel/random/boot_id"));
+  }
+
+  void aKernelThatDoesNotComeBackIsPowerCycledAndTheOthersRun() throws Exception {
+    String a = VmKernels.running();
+    String broken = env.get("KERNEL_BROKEN");
+    Path m = VmKernels.matrix(dir, a + ", " + broken, 1);
+    Path hosts = VmKernels.inventory(dir, "3m");
+    Path db = dir.resolve("broken.db");
+
+    Cli.Result r =
+        Cli.tunelab("run", m.toString(), "--hosts", hosts.toString(), "--db", db.toString());
+
+    assertEquals(1, r.code(), r.all());
+    assertEquals(
+        List.of(List.of(a, "ok", "2"), List.of(broken, "failed", "2")),
+        EndToEndTest.rows(
+            db,
+            "select p.value, t.status, count(*) from trials t join cell_params p"
+                + " on p.cell_id = t.cell_id and p.name = 'client.kernel'"
+                + " group by p.value, t.status order by min(t.seq)"));
+    List<List<String>> errors =
+        EndToEndTest.rows(db, "select distinct error from trials where status = 'failed'");
+    assertEquals(1, errors.size(), errors.toString());
+    String error = errors.get(0).get(0);
+    assertTrue(error.contains("did not come back on " + broken + " within 3m"), error);
+    assertTrue(error.contains("power-cycled, back on " + a), error);
+    assertEquals(
+        List.of(List.of("power-cycle", "up")),
+        EndToEndTest.rows(
+            db,
+            "select reason, state from boots where host = 'client' and reason = 'power-cycle'"));
+    assertEquals(a, VmKernels.running());
+  }
+
+  void aControllerKilledWhileAHostBootsIsResumed() throws Exception {
+    String a = VmKernels.running();
+    String b = VmKernels.other(env, a);
+    Path m = VmKernels.matrix(dir, a + ", " + b, 1);
+    Path db = dir.resolve("killed.db");
+    Process p =
+        Controller.tunelab(
+                "run", m.toString(), "--hosts", VmLab.inventory().toString(), "--db", db.toString())
+            .redirectOutput(dir.resolve("killed.out").toFile())
+            .start();
+    boolean booting = false;
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (!booting && p.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      booting =
+          Files.exists(db)
+              && !EndToEndTest.rows(db, "select 1 from boots where state = 'booting'").isEmpty();
+    }
+    assertTrue(booting, Files.readString(dir.resolve("killed.out")));
+    p.destroyForcibly();
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+
+    Cli.Result r =
+        Cli.tunelab("resume", "1", "--hosts", VmLab.inventory().toString(), "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    // Nothing lost, nothing run twice: each trial once, with one attempt, on its cell's kernel.
+    assertEquals(
+        List.of(List.of("4", "4")),
+        EndToEndTest.rows(
+            db,
+            "select count(*), count(distinct t.id) from trials t join trial_attempts a"
+                + " on a.trial_id = t.id where t.status = 'ok'"));
+    assertEquals(
+        List.of(),
+        EndToEndTest.rows(
+            db,
+            "select t.id from trials t join cell_params p on p.cell_id = t.cell_id"
+                + " and p.name = 'client.kernel' join trial_hosts h on h.trial_id = t.id"
+                + " and h.host = 'client' where h.kernel_release <> p.value"));
+    assertNotEquals(
+        List.of(),
+        EndToEndTest.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"));
+    assertEquals(a, VmKernels.running());
+  }
+}
