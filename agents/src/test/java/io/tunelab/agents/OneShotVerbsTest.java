@@ -35,7 +35,8 @@ class OneShotVerbsTest {
     Result facts = agent.call("facts");
 
     assertEquals(0, facts.rc(), facts.stderr());
-    for (String key : List.of("kernel_release", "boot_id", "cmdline", "hostname", "cpus", "mem_kb")) {
+    for (String key :
+        List.of("kernel_release", "boot_id", "cmdline", "hostname", "cpus", "mem_kb")) {
       assertTrue(facts.value(key).filter(v -> !v.isEmpty()).isPresent(), key + " in " + facts);
     }
     assertTrue(Integer.parseInt(facts.value("cpus").orElseThrow()) >= 1);
