@@ -1,8 +1,11 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.sqlite.SQLiteConfig;
@@ -53,9 +56,25 @@ final class SqliteConnections {
     // wait for each other (busy_timeout) instead of failing on a lock upgrade.
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     try {
+      createPrivate(file);
       return config.createConnection("jdbc:sqlite:" + file.toUri());
     } catch (SQLException e) {
       throw refused(file, reason(e));
+    }
+  }
+
+  /**
+   * A new database is created 0600: {@code restore} and {@code resume} run the steps it stores, and
+   * SQLite gives its {@code -wal} and {@code -shm} files the database's mode.
+   */
+  private static void createPrivate(Path file) throws SQLException {
+    try {
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException e) {
+      // an existing database keeps the mode its owner gave it
+    } catch (IOException e) {
+      throw new SQLException("cannot create the file: " + e.getMessage(), e);
     }
   }
 
