@@ -15,6 +15,9 @@ final class SqliteConnections {
   /** How long a statement waits for another process's write lock before failing. */
   static final int BUSY_TIMEOUT_MS = 30_000;
 
+  private static final int SQLITE_READONLY = 8;
+  private static final int SQLITE_CANTOPEN = 14;
+
   private SqliteConnections() {}
 
   /** Refuses, with exit code 2, a path where a database cannot be created or written. */
@@ -78,8 +81,11 @@ final class SqliteConnections {
     }
   }
 
-  /** A connection that cannot write, on an existing file. */
-  static Connection openReadOnly(Path db) {
+  /**
+   * A connection that cannot write, on an existing file; {@code immutable} tells SQLite the file
+   * cannot change while it is open, so it takes no lock and needs no {@code -shm} file.
+   */
+  static Connection openReadOnly(Path db, boolean immutable) {
     Path file = db.toAbsolutePath().normalize();
     if (!Files.exists(file)) {
       throw new TunelabException(
@@ -93,11 +99,25 @@ final class SqliteConnections {
     SQLiteConfig config = common();
     config.setReadOnly(true);
     try {
-      return config.createConnection("jdbc:sqlite:" + file.toUri() + "?mode=ro");
+      return config.createConnection(
+          "jdbc:sqlite:" + file.toUri() + "?mode=ro" + (immutable ? "&immutable=1" : ""));
     } catch (SQLException e) {
       throw new TunelabException(
-          TunelabException.BAD_INPUT, "cannot read database " + file + ": " + reason(e));
+          TunelabException.BAD_INPUT, "cannot read database " + file + ": " + reason(e), e);
     }
+  }
+
+  /**
+   * Whether reading {@code file} failed because its directory cannot be written: a WAL database
+   * needs a {@code -shm} file beside it, which a read-only file system cannot give.
+   */
+  static boolean needsImmutable(Path file, TunelabException e) {
+    if (!(e.getCause() instanceof SQLException sql)) {
+      return false;
+    }
+    int code = sql.getErrorCode() & 0xff;
+    return (code == SQLITE_CANTOPEN || code == SQLITE_READONLY)
+        && !Files.isWritable(file.getParent());
   }
 
   /** The part of an SQLite message a user can act on. */
