@@ -7,8 +7,10 @@ import io.tunelab.store.StoredExperiment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What {@code restore} and {@code resume} check before they run steps a database gives back (the
@@ -34,9 +36,9 @@ final class StoredSteps {
   /**
    * Refuses, with exit code 3, a database whose steps another user could have written: the file
    * (and its {@code -wal} or {@code -journal}, which SQLite replays into it) must be the caller's
-   * and writable by no group or other; each directory above it must be the caller's or root's and
-   * writable by no group or other unless sticky (as {@code /tmp}), so no one can put another file
-   * in its place.
+   * and writable by no group or other; each directory above it (and above the path as given, when
+   * that is a link) must be the caller's or root's and writable by no group or other unless sticky
+   * (as {@code /tmp}), so no one can put another file in its place.
    */
   static void requireTrusted(Path db) {
     int caller = uid(Path.of("/proc/self"));
@@ -66,7 +68,14 @@ final class StoredSteps {
                 + "), a regular file and writable by you alone (chown, chmod go-w)");
       }
     }
-    for (Path dir = file.getParent(); dir != null; dir = dir.getParent()) {
+    // The directories of the path as given too: a link there could be pointed elsewhere.
+    Set<Path> dirs = new LinkedHashSet<>();
+    for (Path start : List.of(db.toAbsolutePath().normalize(), file)) {
+      for (Path dir = start.getParent(); dir != null; dir = dir.getParent()) {
+        dirs.add(dir);
+      }
+    }
+    for (Path dir : dirs) {
       int uid = uid(dir);
       int mode = mode(dir);
       boolean openToOthers = (mode & GROUP_OR_OTHER_WRITE) != 0 && (mode & STICKY) == 0;

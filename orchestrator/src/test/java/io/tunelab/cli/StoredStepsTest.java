@@ -15,10 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +43,7 @@ class StoredStepsTest {
   }
 
   /** A killed controller's experiment on the local host, whose setup captured {@code loop}. */
-  private void killedRun(String loop) {
+  static void killedRun(Path db, Path log, String loop) {
     String yaml =
         """
         name: planted
@@ -66,28 +63,14 @@ class StoredStepsTest {
           store
               .storePlan(ExperimentPlan.of(MatrixLoader.load("m.yaml", yaml)), "test")
               .experimentId();
-      store.recordVariables(id, Map.of("loop", loop.replace("MARKER", marker.toString())));
+      store.recordVariables(id, Map.of("loop", loop));
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
     }
   }
 
-  /** {@code tunelab ARGS…} in {@code dir}, as a user types it there; the agent's state aside. */
-  private Result tunelab(String... args) throws Exception {
-    List<String> argv = new ArrayList<>();
-    argv.add(ProcessHandle.current().info().command().orElse("java"));
-    argv.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true);
-    pb.environment().put("TUNELAB_STATE", temp.resolve("state").toString());
-    pb.environment().put("XDG_CACHE_HOME", temp.resolve("cache").toString());
-    pb.environment().remove("TUNELAB_DB");
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), out);
-    return new Result(p.exitValue(), out);
+  private InDirectory.Result tunelab(String... args) throws Exception {
+    return InDirectory.tunelab(dir, temp, args);
   }
-
-  private record Result(int code, String out) {}
 
   private ExperimentStatus status() {
     try (ResultStore store = SqliteResultStore.open(db)) {
@@ -97,9 +80,9 @@ class StoredStepsTest {
 
   @Test
   void restoreRefusesAPlantedCaptureAndRunsNothing() throws Exception {
-    killedRun(PLANTED);
+    killedRun(db, log, PLANTED.replace("MARKER", marker.toString()));
 
-    Result r = tunelab("restore");
+    InDirectory.Result r = tunelab("restore");
 
     assertEquals(3, r.code(), r.out());
     assertTrue(
@@ -118,9 +101,9 @@ class StoredStepsTest {
 
   @Test
   void resumeRefusesAPlantedCaptureAndRunsNothing() throws Exception {
-    killedRun(PLANTED);
+    killedRun(db, log, PLANTED.replace("MARKER", marker.toString()));
 
-    Result r = tunelab("resume", "1");
+    InDirectory.Result r = tunelab("resume", "1");
 
     assertEquals(3, r.code(), r.out());
     assertTrue(r.out().contains("the stored capture ${loop} = 'loop99; id > "), r.out());
@@ -130,11 +113,11 @@ class StoredStepsTest {
 
   @Test
   void restoreRunsTheTeardownOfACaptureThatPassesTheCheck() throws Exception {
-    killedRun("loop7");
+    killedRun(db, log, "loop7");
     // a sticky directory open to all, as /tmp, is fine: no one else can replace the file
     Files.setAttribute(dir, "unix:mode", 01777);
 
-    Result r = tunelab("restore");
+    InDirectory.Result r = tunelab("restore");
 
     assertEquals(0, r.code(), r.out());
     assertEquals("loop7\n", Files.readString(log), r.out());
@@ -143,10 +126,10 @@ class StoredStepsTest {
 
   @Test
   void aDatabaseOthersCanWriteIsRefusedBeforeAnyHost() throws Exception {
-    killedRun("loop7");
+    killedRun(db, log, "loop7");
     Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rw-rw-r--"));
 
-    Result r = tunelab("restore");
+    InDirectory.Result r = tunelab("restore");
 
     assertEquals(3, r.code(), r.out());
     assertTrue(
@@ -164,10 +147,10 @@ class StoredStepsTest {
 
   @Test
   void aDirectoryOthersCanWriteWithoutStickyBitIsRefused() throws Exception {
-    killedRun("loop7");
+    killedRun(db, log, "loop7");
     Files.setAttribute(dir, "unix:mode", 0777);
 
-    Result r = tunelab("resume", "1");
+    InDirectory.Result r = tunelab("resume", "1");
 
     assertEquals(3, r.code(), r.out());
     assertTrue(
