@@ -6,6 +6,7 @@ import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.inventory.Inventory;
+import io.tunelab.matrix.Matrix;
 import io.tunelab.remote.Transport;
 import io.tunelab.run.Captures;
 import io.tunelab.run.InterruptedTeardown;
@@ -118,7 +119,14 @@ final class RestoreCommand implements Callable<Integer> {
         if (e.status() == ExperimentStatus.RUNNING) {
           StoredSteps.requireTrusted(db.path());
           StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
-          Captures.recheck(store, e.id(), StoredSteps.matrix(stored));
+          Matrix matrix;
+          try {
+            matrix = StoredSteps.matrix(stored);
+          } catch (TunelabException unloadable) {
+            // Its teardown cannot run at all and says so later: the journals are restored first.
+            continue;
+          }
+          Captures.recheck(store, e.id(), matrix);
         }
       }
     }
