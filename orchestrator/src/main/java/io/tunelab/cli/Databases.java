@@ -1,5 +1,7 @@
 package io.tunelab.cli;
 
+import io.tunelab.store.QueryAnswer;
+import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
@@ -34,8 +36,8 @@ final class Databases {
     return SqliteResultStore.query(db, sql);
   }
 
-  /** As {@link #query(Path, String)}, with the statement's named parameters bound. */
-  static ResultTable query(Path db, String sql, Map<String, String> params) {
-    return SqliteQueryRunner.query(db, sql, params);
+  /** As {@link #query(Path, String)}, with the statement's named parameters bound, bounded. */
+  static QueryAnswer query(Path db, String sql, Map<String, String> params, QueryLimits limits) {
+    return SqliteQueryRunner.query(db, sql, params, limits);
   }
 }

@@ -2,10 +2,13 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.TableFormat;
+import io.tunelab.store.QueryAnswer;
+import io.tunelab.store.QueryLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,6 +65,25 @@ final class QueryCommand implements Callable<Integer> {
       completionCandidates = Formats.class)
   String format;
 
+  @Option(
+      names = "--max-rows",
+      paramLabel = "N",
+      defaultValue = "10000",
+      description =
+          "Print at most N rows (default 10000, 0 for all); when the statement has more, the rest"
+              + " is not read and standard error says so.")
+  int maxRows;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "60s",
+      converter = DurationText.class,
+      description =
+          "Interrupt the statement when it still runs after DURATION (default 60s, e.g. 10m):"
+              + " exit code 2.")
+  Duration timeout;
+
   @Mixin DatabaseOption db;
 
   @Spec CommandSpec spec;
@@ -70,9 +92,28 @@ final class QueryCommand implements Callable<Integer> {
   public Integer call() {
     String statement = statement();
     Map<String, String> values = values();
-    spec.commandLine()
-        .getOut()
-        .print(TableFormat.render(Databases.query(db.path(), statement, values), format));
+    if (maxRows < 0) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--max-rows takes a number of rows, 0 for all; not " + maxRows);
+    }
+    QueryAnswer answer =
+        Databases.query(
+            db.path(),
+            statement,
+            values,
+            new QueryLimits(maxRows == 0 ? Integer.MAX_VALUE : maxRows, timeout));
+    spec.commandLine().getOut().print(TableFormat.render(answer.table(), format));
+    if (answer.cut()) {
+      spec.commandLine().getOut().flush();
+      spec.commandLine()
+          .getErr()
+          .println(
+              "tunelab query: stopped after "
+                  + maxRows
+                  + " rows (--max-rows): the statement has more; give a larger --max-rows,"
+                  + " or 0 for all");
+    }
     return 0;
   }
 

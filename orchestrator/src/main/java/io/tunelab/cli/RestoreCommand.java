@@ -6,10 +6,15 @@ import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.inventory.Inventory;
+import io.tunelab.matrix.Matrix;
 import io.tunelab.remote.Transport;
+import io.tunelab.run.Captures;
 import io.tunelab.run.InterruptedTeardown;
 import io.tunelab.run.SshConnector;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.ResultStore;
+import io.tunelab.store.StoredExperiment;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +58,9 @@ final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (Files.exists(db.path())) {
+      checkStoredSteps();
+    }
     Inventory inventory = hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file);
     List<String> names = new ArrayList<>(List.of(Inventory.LOCAL));
     names.addAll(inventory.names());
@@ -99,6 +107,29 @@ final class RestoreCommand implements Callable<Integer> {
               + "; the journal keeps what is left: run `tunelab restore` again once fixed");
     }
     return 0;
+  }
+
+  /**
+   * Before any host is contacted: the teardown of a killed controller's experiment comes from the
+   * database, which must be trusted with it ({@link StoredSteps}).
+   */
+  private void checkStoredSteps() {
+    try (ResultStore store = Databases.open(db.path())) {
+      for (ExperimentSummary e : store.experiments()) {
+        if (e.status() == ExperimentStatus.RUNNING) {
+          StoredSteps.requireTrusted(db.path());
+          StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
+          Matrix matrix;
+          try {
+            matrix = StoredSteps.matrix(stored);
+          } catch (TunelabException unloadable) {
+            // Its teardown cannot run at all and says so later: the journals are restored first.
+            continue;
+          }
+          Captures.recheck(store, e.id(), matrix);
+        }
+      }
+    }
   }
 
   private static void restore(String host, RestoreResult result, PrintWriter out) {

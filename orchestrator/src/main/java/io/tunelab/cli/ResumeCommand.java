@@ -2,11 +2,11 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.Matrix;
-import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.run.Captures;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
-import java.nio.file.Path;
+import java.nio.file.Files;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,7 +36,12 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // Its setup, workload and teardown come from the database, with their stored captures.
+    if (Files.exists(options.db.path())) {
+      StoredSteps.requireTrusted(options.db.path());
+    }
     StoredExperiment stored;
+    Matrix matrix;
     try (ResultStore store = Databases.open(options.db.path())) {
       stored =
           store
@@ -46,18 +51,18 @@ final class ResumeCommand implements Callable<Integer> {
                       new TunelabException(
                           TunelabException.BAD_INPUT,
                           "no experiment '" + experiment + "' in " + options.db.path()));
+      if (stored.status() == ExperimentStatus.FINISHED) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT,
+            "experiment "
+                + stored.id()
+                + " ("
+                + stored.name()
+                + ") is finished: nothing to resume");
+      }
+      matrix = StoredSteps.matrix(stored);
+      Captures.recheck(store, stored.id(), matrix);
     }
-    if (stored.status() == ExperimentStatus.FINISHED) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "experiment " + stored.id() + " (" + stored.name() + ") is finished: nothing to resume");
-    }
-    Matrix matrix =
-        MatrixLoader.load(
-            stored.matrixPath(),
-            stored.matrixYaml(),
-            MatrixFiles.beside(Path.of(stored.matrixPath())),
-            stored.overrides());
     return ExperimentSession.execute(
         matrix,
         Inventories.forMatrix(options.hosts, matrix),

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -42,8 +43,8 @@ final class RunLog implements Consumer<String>, AutoCloseable {
   }
 
   /**
-   * A new log in {@code tunelab-logs/} beside the database, named after the start time and the
-   * matrix ({@code 20261130T221500Z-quickstart.log}).
+   * A new log in {@code tunelab-logs/} beside the database (created 0700), named after the start
+   * time and the matrix ({@code 20261130T221500Z-quickstart.log}).
    */
   static RunLog open(Path db, String matrixName, PrintWriter terminal, Clock clock) {
     return open(db, matrixName, terminal, clock, false);
@@ -60,7 +61,9 @@ final class RunLog implements Consumer<String>, AutoCloseable {
     String safeName = matrixName.replaceAll("[^A-Za-z0-9._-]", "_");
     Path file = dir.resolve(FILE_TIME.format(clock.instant()) + "-" + safeName + ".log");
     try {
-      Files.createDirectories(dir);
+      // Workload output and host names are no one else's business: a new folder is 0700.
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       Writer log =
           Files.newBufferedWriter(
               file,

@@ -164,7 +164,8 @@ final class CellSteps {
   /**
    * After a controller died with a cell open: that cell's {@code cell_teardown}, with the variables
    * of {@code setupVars} and what the cell's steps had captured. Returns one message per failed
-   * step; without problems the store forgets the cell.
+   * step; without problems the store forgets the cell. Captures read back from the store that no
+   * capture could have produced fail with exit code 3 before any step runs ({@link Captures}).
    */
   static List<String> tearDownLeftover(
       RunStore store,
@@ -172,10 +173,12 @@ final class CellSteps {
       Hosts hosts,
       Matrix matrix,
       Map<String, String> setupVars) {
+    Captures.recheck(store.location(), matrix.setup(), setupVars);
     Optional<OpenCell> open = store.openCell(experimentId);
     if (open.isEmpty()) {
       return List.of();
     }
+    Captures.recheck(store.location(), matrix.cellSetup(), open.get().captures());
     int ordinal = open.get().cellOrdinal();
     Optional<Cell> cell =
         ExperimentPlan.cells(matrix).filter(c -> c.ordinal() == ordinal).findFirst();

@@ -1,9 +1,14 @@
 package io.tunelab.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.TunelabException;
+import io.tunelab.matrix.Step;
+import io.tunelab.yaml.Position;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +47,30 @@ class CapturesTest {
     }
     for (String bad : List.of("-rf", "--force", "-")) {
       assertTrue(Captures.problem(bad).orElseThrow().contains("option"), bad);
+    }
+  }
+
+  @Test
+  void aCaptureReadBackIsCheckedByTheRuleItWasCapturedWith() {
+    Position at = new Position("m.yaml", 3, 5);
+    List<Step> steps =
+        List.of(
+            new Step(null, "losetup -f --show x", "loop", false, at),
+            new Step(null, "ls /sys/block", "disks", true, at));
+
+    Captures.recheck("t.db", steps, Map.of("loop", "loop7", "disks", "sda\nsdb"));
+    Captures.recheck("t.db", steps, Map.of("disks", ""));
+
+    for (Map<String, String> planted :
+        List.of(
+            Map.of("loop", "loop7\nreboot"),
+            Map.of("disks", "sda\n-rf"),
+            Map.of("loop", ""),
+            Map.of("other", "x"))) {
+      TunelabException e =
+          assertThrows(TunelabException.class, () -> Captures.recheck("t.db", steps, planted));
+      assertEquals(TunelabException.HOST_REFUSED, e.exitCode(), e.getMessage());
+      assertTrue(e.getMessage().startsWith("t.db: the stored capture ${"), e.getMessage());
     }
   }
 }

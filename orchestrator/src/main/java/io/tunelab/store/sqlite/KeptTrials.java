@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Side files for trial commits the database refused (full disk, I/O error): {@code
+ * Side files for trial commits the database refused (full disk, I/O error, busy, read-only): {@code
  * t.db.pending/<experiment>-<trial>.json} beside the database {@code t.db}, each written whole and
  * synced, so a measured trial, its attempts and its event line survive until {@code resume} stores
  * them. A run reserves some space there first, given back the moment a trial has to be kept: a full

@@ -1,8 +1,11 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.sqlite.SQLiteConfig;
@@ -11,6 +14,9 @@ import org.sqlite.SQLiteConfig;
 final class SqliteConnections {
   /** How long a statement waits for another process's write lock before failing. */
   static final int BUSY_TIMEOUT_MS = 30_000;
+
+  private static final int SQLITE_READONLY = 8;
+  private static final int SQLITE_CANTOPEN = 14;
 
   private SqliteConnections() {}
 
@@ -53,14 +59,33 @@ final class SqliteConnections {
     // wait for each other (busy_timeout) instead of failing on a lock upgrade.
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     try {
+      createPrivate(file);
       return config.createConnection("jdbc:sqlite:" + file.toUri());
     } catch (SQLException e) {
       throw refused(file, reason(e));
     }
   }
 
-  /** A connection that cannot write, on an existing file. */
-  static Connection openReadOnly(Path db) {
+  /**
+   * A new database is created 0600: {@code restore} and {@code resume} run the steps it stores, and
+   * SQLite gives its {@code -wal} and {@code -shm} files the database's mode.
+   */
+  private static void createPrivate(Path file) throws SQLException {
+    try {
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException e) {
+      // an existing database keeps the mode its owner gave it
+    } catch (IOException e) {
+      throw new SQLException("cannot create the file: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A connection that cannot write, on an existing file; {@code immutable} tells SQLite the file
+   * cannot change while it is open, so it takes no lock and needs no {@code -shm} file.
+   */
+  static Connection openReadOnly(Path db, boolean immutable) {
     Path file = db.toAbsolutePath().normalize();
     if (!Files.exists(file)) {
       throw new TunelabException(
@@ -74,11 +99,25 @@ final class SqliteConnections {
     SQLiteConfig config = common();
     config.setReadOnly(true);
     try {
-      return config.createConnection("jdbc:sqlite:" + file.toUri() + "?mode=ro");
+      return config.createConnection(
+          "jdbc:sqlite:" + file.toUri() + "?mode=ro" + (immutable ? "&immutable=1" : ""));
     } catch (SQLException e) {
       throw new TunelabException(
-          TunelabException.BAD_INPUT, "cannot read database " + file + ": " + reason(e));
+          TunelabException.BAD_INPUT, "cannot read database " + file + ": " + reason(e), e);
     }
+  }
+
+  /**
+   * Whether reading {@code file} failed because its directory cannot be written: a WAL database
+   * needs a {@code -shm} file beside it, which a read-only file system cannot give.
+   */
+  static boolean needsImmutable(Path file, TunelabException e) {
+    if (!(e.getCause() instanceof SQLException sql)) {
+      return false;
+    }
+    int code = sql.getErrorCode() & 0xff;
+    return (code == SQLITE_CANTOPEN || code == SQLITE_READONLY)
+        && !Files.isWritable(file.getParent());
   }
 
   /** The part of an SQLite message a user can act on. */

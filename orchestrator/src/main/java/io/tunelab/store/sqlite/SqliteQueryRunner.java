@@ -1,6 +1,8 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.QueryAnswer;
+import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultTable;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.sqlite.ProgressHandler;
 
 /**
  * Runs one SQL statement of the user's ({@code tunelab query}) on a store opened read-only, and
@@ -25,6 +28,7 @@ import java.util.regex.Pattern;
  */
 public final class SqliteQueryRunner {
   private static final int SQLITE_READONLY = 8;
+  private static final int SQLITE_INTERRUPT = 9;
 
   /** Opcodes of a program that writes: to a table, the schema, or another file. */
   private static final Set<String> WRITING_OPCODES =
@@ -62,6 +66,18 @@ public final class SqliteQueryRunner {
     }
   }
 
+  /**
+   * As {@link #query(Path, String, Map)}, within {@code limits}: rows beyond the most are left
+   * unread ({@link QueryAnswer#cut}), and a statement still running when its time is up is
+   * interrupted and fails with exit code 2.
+   */
+  public static QueryAnswer query(
+      Path db, String sql, Map<String, String> params, QueryLimits limits) {
+    try (SqliteTransactions tx = SqliteSchema.openReadOnly(db)) {
+      return run(tx, sql, params, limits);
+    }
+  }
+
   /** {@link #run(SqliteTransactions, String, Map)} without parameter values. */
   static ResultTable run(SqliteTransactions tx, String sql) {
     return run(tx, sql, Map.of());
@@ -73,6 +89,12 @@ public final class SqliteQueryRunner {
    * opened for writing runs one statement of any kind, as its caller (tunelab) gives it.
    */
   static ResultTable run(SqliteTransactions tx, String sql, Map<String, String> params) {
+    return run(tx, sql, params, null).table();
+  }
+
+  /** As {@link #run(SqliteTransactions, String, Map)}, within {@code limits} unless null. */
+  private static QueryAnswer run(
+      SqliteTransactions tx, String sql, Map<String, String> params, QueryLimits limits) {
     try {
       return tx.autocommit(
           db -> {
@@ -84,11 +106,28 @@ public final class SqliteQueryRunner {
             if (statement.kind() == SqliteStatementText.Kind.QUERY) {
               requireOnlyReads(db, statement.text(), tx.file());
             }
-            return execute(db, statement, values);
+            if (limits == null) {
+              return execute(db, statement, values, Integer.MAX_VALUE);
+            }
+            // Asked every thousand VM steps: a statement that yields no row is stopped too.
+            ProgressHandler.setHandler(
+                db, 1000, new Deadline(System.nanoTime() + limits.timeout().toNanos()));
+            try {
+              return execute(db, statement, values, limits.maxRows());
+            } finally {
+              ProgressHandler.clearHandler(db);
+            }
           });
     } catch (SQLException e) {
       if ((e.getErrorCode() & 0xff) == SQLITE_READONLY) {
         throw SqliteStatementText.wouldChange(tx.file());
+      }
+      if ((e.getErrorCode() & 0xff) == SQLITE_INTERRUPT && limits != null) {
+        throw new TunelabException(
+            TunelabException.BAD_INPUT,
+            "query stopped: still running after "
+                + limits.timeout().toSeconds()
+                + " s (--timeout); narrow the statement or give a longer --timeout");
       }
       throw new TunelabException(
           TunelabException.BAD_INPUT, "query failed: " + SqliteConnections.reason(e));
@@ -159,8 +198,9 @@ public final class SqliteQueryRunner {
     }
   }
 
-  private static ResultTable execute(
-      Connection db, SqliteStatementText statement, List<Object> values) throws SQLException {
+  private static QueryAnswer execute(
+      Connection db, SqliteStatementText statement, List<Object> values, int maxRows)
+      throws SQLException {
     try (PreparedStatement ps = db.prepareStatement(statement.text())) {
       if (ps.getParameterMetaData().getParameterCount() != values.size()) {
         // Only SQLite's Tcl forms ($a::b, $a(x)) are read differently here.
@@ -173,15 +213,16 @@ public final class SqliteQueryRunner {
         ps.setObject(i + 1, values.get(i));
       }
       if (!ps.execute()) {
-        return new ResultTable(List.of(), List.of());
+        return new QueryAnswer(new ResultTable(List.of(), List.of()), false);
       }
       try (ResultSet rs = ps.getResultSet()) {
-        return table(rs);
+        return table(rs, maxRows);
       }
     }
   }
 
-  private static ResultTable table(ResultSet rs) throws SQLException {
+  /** The first {@code maxRows} rows; whether there were more. */
+  private static QueryAnswer table(ResultSet rs, int maxRows) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
     int n = meta.getColumnCount();
     List<String> columns = new ArrayList<>(n);
@@ -189,7 +230,8 @@ public final class SqliteQueryRunner {
       columns.add(meta.getColumnLabel(i));
     }
     List<List<Object>> rows = new ArrayList<>();
-    while (rs.next()) {
+    boolean more;
+    while ((more = rs.next()) && rows.size() < maxRows) {
       List<Object> row = new ArrayList<>(n);
       for (int i = 1; i <= n; i++) {
         Object v = rs.getObject(i);
@@ -198,6 +240,20 @@ public final class SqliteQueryRunner {
       }
       rows.add(row);
     }
-    return new ResultTable(columns, rows);
+    return new QueryAnswer(new ResultTable(columns, rows), more);
+  }
+
+  /** Interrupts the statement once {@code deadline} ({@link System#nanoTime}) has passed. */
+  private static final class Deadline extends ProgressHandler {
+    private final long deadline;
+
+    Deadline(long deadline) {
+      this.deadline = deadline;
+    }
+
+    @Override
+    protected int progress() {
+      return System.nanoTime() - deadline > 0 ? 1 : 0;
+    }
   }
 }

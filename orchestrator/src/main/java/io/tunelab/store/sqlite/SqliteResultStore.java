@@ -24,7 +24,8 @@ import java.util.Optional;
 /**
  * The {@link ResultStore} in an SQLite file (WAL mode, foreign keys on). Every method runs in its
  * own transaction; the schema is migrated when the store is opened for writing. A trial commit the
- * disk refuses is kept in a side file ({@link KeptTrials}) until {@code resume} stores it.
+ * database refuses (full or failing disk, busy, read-only) is kept in a side file ({@link
+ * KeptTrials}) until {@code resume} stores it.
  */
 public final class SqliteResultStore extends SqliteResultReader implements ResultStore {
   private final SqlitePlanWriter plans;
@@ -114,10 +115,11 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
   }
 
   /**
-   * Commits a trial. When the disk is full or fails (SQLite FULL, IOERR), the whole commit is
-   * written to a side file instead ({@code <db>.pending/<experiment>-<trial>.json}, synced), which
-   * {@link #importKeptTrials} stores on {@code resume}; the error, exit code 3, names that file and
-   * the database's error.
+   * Commits a trial. When the disk is full or fails (SQLite FULL, IOERR), another process holds the
+   * database past the busy budget (BUSY, LOCKED) or it became read-only (READONLY), the whole
+   * commit is written to a side file instead ({@code <db>.pending/<experiment>-<trial>.json},
+   * synced), which {@link #importKeptTrials} stores on {@code resume}; the error, exit code 3,
+   * names that file and the database's error.
    */
   @Override
   public void commitTrial(TrialCommit commit) {
@@ -151,7 +153,9 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
           e.getMessage()
               + "; the trial's measurements are kept in "
               + file
-              + ": free some space, then "
+              + ": "
+              + e.remedy()
+              + ", then "
               + resume
               + " stores them first and goes on",
           e);
@@ -164,7 +168,9 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
               + kept.dir()
               + " either ("
               + sideFile.getMessage()
-              + ") and are lost: free some space, then "
+              + ") and are lost: "
+              + e.remedy()
+              + ", then "
               + resume
               + " runs the trial again",
           e);

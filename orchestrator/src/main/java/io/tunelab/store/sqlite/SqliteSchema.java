@@ -26,11 +26,46 @@ final class SqliteSchema {
     return migrated(file, clock);
   }
 
-  /** Opens an existing tunelab database for reading only. */
+  /**
+   * Opens an existing tunelab database for reading only. On a read-only file system, where SQLite
+   * cannot make the {@code -shm} file a WAL database needs, it is opened as immutable: no writer
+   * can be there. A non-empty {@code -wal} file there holds commits an immutable open would not
+   * see: that is refused (exit code 3) rather than answered without them.
+   */
   static SqliteTransactions openReadOnly(Path db) {
     Path file = db.toAbsolutePath().normalize();
-    return checked(
-        new SqliteTransactions(file, SqliteConnections.openReadOnly(file)), SqliteSchema::check);
+    try {
+      return checked(
+          new SqliteTransactions(file, SqliteConnections.openReadOnly(file, false)),
+          SqliteSchema::check);
+    } catch (TunelabException e) {
+      if (!SqliteConnections.needsImmutable(file, e)) {
+        throw e;
+      }
+      Path wal = file.resolveSibling(file.getFileName() + "-wal");
+      if (sizeOf(wal) > 0) {
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED,
+            "cannot read database "
+                + file
+                + ": its directory is read-only and "
+                + wal
+                + " holds commits not yet in the database, which SQLite can only read with"
+                + " the directory writable: copy both files to a writable directory",
+            e);
+      }
+      return checked(
+          new SqliteTransactions(file, SqliteConnections.openReadOnly(file, true)),
+          SqliteSchema::check);
+    }
+  }
+
+  private static long sizeOf(Path file) {
+    try {
+      return Files.exists(file) ? Files.size(file) : 0;
+    } catch (IOException e) {
+      return 1; // cannot tell: as if it held commits
+    }
   }
 
   private static SqliteTransactions migrated(Path file, Clock clock) {

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Set;
 
 /**
  * The one connection to a tunelab database and the transactions run on it, one at a time. SQL
@@ -199,14 +198,17 @@ final class SqliteTransactions implements AutoCloseable {
     } else if (code == 8) {
       reason += " (opened read-only)";
     }
-    if (code == 10 || code == 13) {
-      return new StorageFailure("database " + file + ": cannot " + what + ": " + reason, e);
-    }
-    // BUSY, LOCKED, READONLY: the environment refused, not a bug of ours.
-    boolean environment = Set.of(5, 6, 8).contains(code);
-    return new TunelabException(
-        environment ? TunelabException.HOST_REFUSED : TunelabException.INTERNAL,
-        "database " + file + ": cannot " + what + ": " + reason,
-        e);
+    String message = "database " + file + ": cannot " + what + ": " + reason;
+    // The environment refused, not a bug of ours: what was to be stored must not be lost.
+    String remedy =
+        switch (code) {
+          case 10, 13 -> "free some space";
+          case 5, 6 -> "stop the process that holds the database";
+          case 8 -> "make the database writable";
+          default -> null;
+        };
+    return remedy != null
+        ? new StorageFailure(message, remedy, e)
+        : new TunelabException(TunelabException.INTERNAL, message, e);
   }
 }

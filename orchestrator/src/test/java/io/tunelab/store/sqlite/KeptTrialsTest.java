@@ -214,6 +214,50 @@ class KeptTrialsTest {
   }
 
   @Test
+  void aTrialADatabaseGoneReadOnlyRefusesIsKeptAsideToo() throws Exception {
+    Path db = dir.resolve("t.db");
+    long id;
+    long trialId;
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      id =
+          store.createExperiment(
+              experiment("ro", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
+      trialId = store.unfinishedTrials(id).get(0).trialId();
+      store.startTrial(trialId);
+      store.transactions().autocommit(c -> c.createStatement().execute("PRAGMA query_only = ON"));
+      TrialCommit commit =
+          new TrialCommit(
+              trialId,
+              measured(),
+              List.of(new Attempt(T0, T0.plusSeconds(3), Attempt.Status.OK, null)),
+              "[1/1] bs=1M rep 1: 2.500 s",
+              OptionalLong.empty());
+
+      TunelabException e = assertThrows(TunelabException.class, () -> store.commitTrial(commit));
+
+      // Not even the trial's experiment can be read now: the side file is named without it.
+      Path side = dir.resolve("t.db.pending").resolve("unknown-" + trialId + ".json");
+      assertEquals(TunelabException.HOST_REFUSED, e.exitCode(), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "(opened read-only); the trial's measurements are kept in "
+                      + side
+                      + ": make the database writable, then `tunelab resume`"),
+          e.getMessage());
+      assertTrue(Files.exists(side));
+    }
+
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      List<String> lines = store.importKeptTrials(id);
+
+      assertEquals(1, lines.size(), lines.toString());
+      assertEquals(
+          1, count(store, "SELECT count(*) FROM trials WHERE status = 'ok' AND id = " + trialId));
+    }
+  }
+
+  @Test
   void theReserveIsGivenBackWhenTheRunEnds() throws Exception {
     Path db = dir.resolve("t.db");
     try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {

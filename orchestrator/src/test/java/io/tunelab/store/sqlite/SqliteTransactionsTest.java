@@ -93,6 +93,27 @@ class SqliteTransactionsTest {
   }
 
   @Test
+  void pastItsBudgetABusyDatabaseIsAStorageFailureSoATrialIsKeptAside() throws Exception {
+    Path file = dir.resolve("t.db");
+    try (SqliteTransactions tx = open(file, Duration.ofMillis(300))) {
+      CountDownLatch held = new CountDownLatch(1);
+      Thread other = holdWriteLock(file, 3000, held);
+      held.await();
+
+      StorageFailure e =
+          assertThrows(
+              StorageFailure.class,
+              () ->
+                  tx.transaction(
+                      "insert",
+                      c -> c.createStatement().executeUpdate("INSERT INTO t VALUES (1)")));
+
+      assertEquals("stop the process that holds the database", e.remedy());
+      other.join();
+    }
+  }
+
+  @Test
   void aFullDiskIsReportedAsSuchNotAsTheRollbackSQLiteAlreadyDid() throws Exception {
     Path file = dir.resolve("t.db");
     try (SqliteTransactions tx = open(file, Duration.ofSeconds(1))) {
