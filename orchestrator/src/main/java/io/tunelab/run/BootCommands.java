@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The shell a host runs to check that it can boot a release, and to boot it (docs/kernels.md). The
- * release is the script's {@code $1}, never spliced into its text. A boot is started detached and a
- * moment later, so the agent answers before the host goes down.
+ * release is the script's {@code $1}, never spliced into its text; each script is one line. A boot
+ * is started detached and a moment later, so the agent answers before the host goes down.
  */
 final class BootCommands {
   /** Finds the kernel and initrd of release $1, as Debian and Fedora name them. */
@@ -61,7 +61,7 @@ final class BootCommands {
       }
       case COMMAND -> {}
     }
-    return List.of("sh", "-c", sh.toString(), "tunelab-boot-check", release);
+    return List.of("sh", "-c", oneLine(sh.toString()), "tunelab-boot-check", release);
   }
 
   /** Boots release $1 the way {@code spec} says; exits non-zero when it cannot start the boot. */
@@ -89,7 +89,12 @@ final class BootCommands {
                   + DETACHED;
         };
     return spec.method() == BootSpec.Method.COMMAND
-        ? List.of("sh", "-c", sh, "tunelab-boot", release, spec.command())
-        : List.of("sh", "-c", sh, "tunelab-boot", release);
+        ? List.of("sh", "-c", oneLine(sh), "tunelab-boot", release, spec.command())
+        : List.of("sh", "-c", oneLine(sh), "tunelab-boot", release);
+  }
+
+  /** The script as one line: the agent's payload is line-framed. */
+  private static String oneLine(String script) {
+    return script.strip().replace("&\n", "& ").replace("\n", "; ");
   }
 }
