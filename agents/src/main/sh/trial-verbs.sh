@@ -21,15 +21,21 @@ function esc(s,   out, i, c) {
 }'
 
 # Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file, escaped as ESCAPE_AWK says: all
-# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES
-# lines. Arguments: KIND, NAME, FILE, all|tail.
+# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line, and the keeper's own
+# last line when it says the stream was cut, stream_keep), or its last TAIL_LINES lines.
+# Arguments: KIND, NAME, FILE, all|tail.
 job_lines() {
   [ -s "$3" ] || return 0
   BULKY_RESPONSE=1
   if [ "$4" = all ]; then
     awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" "$ESCAPE_AWK"'
-      NR <= cap { print p esc($0) }
-      END { if (NR > cap) printf "cut\t%s\t%d\n", name, NR - cap }' "$3"
+      NR <= cap { print p esc($0); next }
+      { last = $0 }
+      END {
+        marked = last ~ /^\[tunelab: output cut at [0-9]+ bytes: /
+        if (marked) print p esc(last)
+        if (NR > cap + marked) printf "cut\t%s\t%d\n", name, NR - cap - marked
+      }' "$3"
   else
     tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" "$ESCAPE_AWK"'{ print p esc($0) }'
   fi
