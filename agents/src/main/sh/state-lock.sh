@@ -15,9 +15,11 @@ writable_digit() {
   return 1
 }
 
-# Creates the state directory 0700, or checks the existing one: ours, a directory (not a
+# Creates the state directory 0700, or checks the existing one (and, with $1 = writes, its
+# free space): ours, a directory (not a
 # symlink), no access for group or others, in a parent nobody else can rename it in.
 prepare_state() {
+  ps_writes=${1:-}
   case $STATE in
     /?*) ;;
     *)
@@ -55,6 +57,7 @@ prepare_state() {
       *) state_refuse "its parent $ps_parent is writable by others (mode $ps_mode)" ;;
     esac
   fi
+  [ "$ps_writes" != writes ] || state_room
   rm -rf "$SCRATCH"
   if ! mkdir "$SCRATCH"; then
     err "cannot create $SCRATCH"
@@ -154,12 +157,16 @@ lock_take() {
       exec 8>&-
       return 3
     fi
-    if mkdir "$LOCK" 2>/dev/null; then
-      printf '%s\n' "$BOOT" >"$LOCK/boot"
-      printf '%s\n' "$AGENT_START" >"$LOCK/start"
-      printf '%s\n' "$1" >"$LOCK/verb"
-      printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
-      printf '%s\n' "$$" >"$LOCK/pid"
+    if [ ! -e "$LOCK" ] && [ ! -h "$LOCK" ]; then
+      # Written whole in the scratch directory, then renamed into place: a lock is never
+      # seen without its pid, whatever a full disk does to the writes.
+      if ! lock_write "$1" || ! mv -T -- "$SCRATCH/lock" "$LOCK" 2>/dev/null; then
+        rm -rf "$SCRATCH/lock"
+        flock -u 8
+        exec 8>&-
+        err "cannot write the lock $LOCK (is its file system full?); not starting"
+        return 3
+      fi
       LOCKED=1
       flock -u 8
       exec 8>&-
@@ -177,11 +184,28 @@ lock_take() {
     lt_exp=$FIRST_LINE
     first_line "$LOCK/reader"
     lt_reader=$FIRST_LINE
-    if [ -z "$lt_pid" ] || { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
-      ! alive "$lt_pid" "$lt_start"; then
+    lt_known=1
+    case $lt_pid in
+      "" | *[!0-9]*) lt_known=0 ;;
+    esac
+    if { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
+      { [ "$lt_known" = 1 ] && ! alive "$lt_pid" "$lt_start"; }; then
       err "taking over the stale lock $LOCK (pid ${lt_pid:-unknown})"
       end_leftovers "$lt_reader"
       rm -rf "$LOCK"
+    elif [ "$lt_known" = 0 ]; then
+      # No pid to tell its holder by: this agent never leaves one so, but whoever made it
+      # may be alive and still writing it. Waited for as a live holder, never taken over.
+      if [ "$lt_waited" -lt "${LOCK_WAIT}0" ]; then
+        flock -u 8
+        lt_waited=$((lt_waited + 1))
+        sleep 0.1
+        continue
+      fi
+      flock -u 8
+      exec 8>&-
+      err "$1 refused: $LOCK has no readable pid, so its holder may be alive; if no run is in progress on this host, remove it (rm -r $LOCK)"
+      return 3
     elif [ -e "$LOCK/orphan" ]; then
       take_over "$lt_pid" "$lt_start" "$lt_exp"
       end_leftovers ""
@@ -205,6 +229,33 @@ lock_take() {
       return 3
     fi
   done
+}
+
+# Writes the files of a lock for verb $1 into $SCRATCH/lock; false when a write fails.
+lock_write() {
+  rm -rf "$SCRATCH/lock"
+  mkdir "$SCRATCH/lock" &&
+    printf '%s\n' "$BOOT" >"$SCRATCH/lock/boot" &&
+    printf '%s\n' "$AGENT_START" >"$SCRATCH/lock/start" &&
+    printf '%s\n' "$1" >"$SCRATCH/lock/verb" &&
+    printf '%s\n' "$EXPERIMENT" >"$SCRATCH/lock/experiment" &&
+    printf '%s\n' "$$" >"$SCRATCH/lock/pid"
+} 2>/dev/null
+
+# Refuses (exit 3) a state directory whose file system has less than STATE_MIN_FREE_KB
+# free, before the first write of a serve, apply or run: what it keeps (lock, journal, a
+# trial's files and kept output) must fit. Nothing is read or written then. Restore is never
+# refused so: it frees what it can.
+state_room() {
+  sr_df=$(df -Pk -- "$STATE" 2>/dev/null) || return 0
+  # shellcheck disable=SC2086 # the fields of df's last line
+  set -- ${sr_df##*"$NL"}
+  sr_free=${4:-}
+  case $sr_free in
+    "" | *[!0-9]*) return 0 ;;
+  esac
+  [ "$sr_free" -ge "$STATE_MIN_FREE_KB" ] ||
+    state_refuse "its file system has $sr_free KiB free, and a run needs $STATE_MIN_FREE_KB KiB there (the lock, the journal, a trial's files and kept output); free some space or set TUNELAB_STATE to a directory with room"
 }
 
 # Scratch dirs of agents that died without cleaning up.

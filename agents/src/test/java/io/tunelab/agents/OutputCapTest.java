@@ -67,8 +67,7 @@ class OutputCapTest {
 
       assertEquals(0, run.rc(), run.stderr());
       assertEquals(
-          List.of("a".repeat(LINE_CAP) + " [tunelab: line cut at 65536 bytes]", "after"),
-          out(run));
+          List.of("a".repeat(LINE_CAP) + " [tunelab: line cut at 65536 bytes]", "after"), out(run));
       // the serve keeps its jobs/ for the next trial, with what the workload printed
       long kept = bytesUnder(agent.state().resolve("jobs"));
       assertTrue(kept < 2 * LINE_CAP, "jobs/ holds " + kept + " bytes");

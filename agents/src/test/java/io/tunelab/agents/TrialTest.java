@@ -351,7 +351,8 @@ class TrialTest {
     try (Server server = agent.serve()) {
       List<String> payload =
           new ArrayList<>(List.of(tab("monitor", "m@server"), tab("env", marker)));
-      sh("while :; do echo tick; echo tick >>TICKS; sleep 0.1; done").forEach(a -> payload.add(tab("arg", a)));
+      sh("while :; do echo tick; echo tick >>TICKS; sleep 0.1; done")
+          .forEach(a -> payload.add(tab("arg", a)));
       assertEquals(0, server.request("start", payload.toArray(String[]::new)).rc());
       assertEquals(0, server.request("go").rc());
       assertTrue(ticksOn(agent, 3), "the monitor runs until stop");
