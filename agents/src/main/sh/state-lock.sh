@@ -7,17 +7,17 @@ state_refuse() {
   exit 3
 }
 
-# True when the octal permission digit $1 has the write bit.
-writable_digit() {
+# True when the octal mode $1 (as stat's %a) lets group or others write.
+mode_writable() {
   case $1 in
-    2 | 3 | 6 | 7) return 0 ;;
+    *[2367]? | *[2367]) return 0 ;;
   esac
   return 1
 }
 
 # Creates the state directory 0700, or checks the existing one (and, with $1 = writes, its
-# free space): ours, a directory (not a
-# symlink), no access for group or others, in a parent nobody else can rename it in.
+# free space): ours, a directory (not a symlink) nobody else may write, in ancestors nobody
+# else can rename it in.
 prepare_state() {
   ps_writes=${1:-}
   case $STATE in
@@ -38,25 +38,44 @@ prepare_state() {
   fi
   [ ! -h "$STATE" ] || state_refuse "it is a symbolic link"
   [ -d "$STATE" ] || state_refuse "it is not a directory"
-  ps_stat=$(stat -c '%u %a' -- "$STATE" "$ps_parent" 2>/dev/null) || state_refuse "cannot stat it"
-  # shellcheck disable=SC2086 # "UID MODE" of the directory, then of its parent
-  set -- $ps_stat
+  # The directory, then every ancestor of it (its parent resolved: a symlinked /home is
+  # checked where it leads), as OpenSSH's StrictModes checks them.
+  ps_dir=$(readlink -f -- "$ps_parent" 2>/dev/null) || state_refuse "cannot resolve its parent"
+  set -- "$STATE"
+  while :; do
+    set -- "$@" "$ps_dir"
+    [ "$ps_dir" != / ] || break
+    ps_dir=${ps_dir%/*}
+    [ -n "$ps_dir" ] || ps_dir=/
+  done
+  ps_stat=$(stat -c '%u %a %n' -- "$@" 2>/dev/null) || state_refuse "cannot stat it"
+  ps_line=${ps_stat%%"$NL"*}
+  ps_rest=${ps_stat#*"$NL"}
+  # shellcheck disable=SC2086 # "UID MODE NAME" of the directory
+  set -- $ps_line
   [ "$1" = "$UID_NOW" ] || state_refuse "it belongs to uid $1, not to $UID_NOW (this agent)"
-  case $2 in
-    *00) ;;
-    *) state_refuse "its mode is $2: group and others must have no access (chmod 700 it)" ;;
-  esac
-  [ "$3" = 0 ] || [ "$3" = "$UID_NOW" ] || state_refuse "its parent $ps_parent belongs to uid $3"
-  ps_mode=$4
-  ps_other=${ps_mode#"${ps_mode%?}"}
-  ps_group=${ps_mode%?}
-  ps_group=${ps_group#"${ps_group%?}"}
-  if writable_digit "$ps_other" || writable_digit "$ps_group"; then
-    case $ps_mode in
-      [1357]???) ;; # sticky: nobody else may rename or remove it
-      *) state_refuse "its parent $ps_parent is writable by others (mode $ps_mode)" ;;
+  mode_writable "$2" && state_refuse "its mode is $2: group and others must not write to it (chmod 700 it)"
+  # Each ancestor: owned by root or this uid, and writable by nobody else unless sticky
+  # (then nobody else may rename or remove what is ours in it, as in /tmp).
+  while [ -n "$ps_rest" ]; do
+    ps_line=${ps_rest%%"$NL"*}
+    case $ps_rest in
+      *"$NL"*) ps_rest=${ps_rest#*"$NL"} ;;
+      *) ps_rest= ;;
     esac
-  fi
+    ps_uid=${ps_line%% *}
+    ps_line=${ps_line#* }
+    ps_mode=${ps_line%% *}
+    ps_name=${ps_line#* }
+    [ "$ps_uid" = 0 ] || [ "$ps_uid" = "$UID_NOW" ] ||
+      state_refuse "its ancestor $ps_name belongs to uid $ps_uid"
+    if mode_writable "$ps_mode"; then
+      case $ps_mode in
+        [1357]???) ;;
+        *) state_refuse "its ancestor $ps_name is writable by others (mode $ps_mode)" ;;
+      esac
+    fi
+  done
   [ "$ps_writes" != writes ] || state_room
   rm -rf "$SCRATCH"
   if ! mkdir "$SCRATCH"; then

@@ -249,7 +249,10 @@ run_job() {
   ) <"$rj_in" >"$rj_dir/out.fifo" 2>"$rj_dir/err.fifo" &
   rj_pid=$!
   printf '%s\n' "$rj_pid" >"$rj_dir/pid"
-  printf '%s\n' "$rj_pid" >>"$JOBS_DIR/pids"
+  # With its start time: a cancel must never signal a later process that got the number.
+  if proc_stat "$rj_pid"; then
+    printf '%s %s\n' "$rj_pid" "$PS_START" >>"$JOBS_DIR/pids"
+  fi
   wait "$rj_pid"
   rj_rc=$?
   date +%s%N >"$rj_dir/end"
