@@ -62,6 +62,7 @@ streams_end() {
   first_line "$se_dir/err.cut"
   if alive "$se_cut" || alive "$FIRST_LINE"; then
     : >"$se_dir/guard"
+    : >"$se_dir/guard.done"
     (
       trap - TERM
       exec 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&-
@@ -71,19 +72,23 @@ streams_end() {
   fi
   wait "$@"
   [ -n "$se_guard" ] || return 0
-  # The guard waits in a sleep whose pid it wrote down: ending that sleep ends the guard.
-  kill -s TERM "$se_guard" 2>/dev/null
-  wait "$se_guard"
+  # The guard ends by itself once it sees guard.done after a sleep; the sleep it waits in
+  # is cut short. Nothing of it is left in the trial's group.
+  printf 'done\n' >"$se_dir/guard.done"
   first_line "$se_dir/guard"
   [ -z "$FIRST_LINE" ] || kill -s TERM "$FIRST_LINE" 2>/dev/null
+  wait "$se_guard"
   return 0
 }
 
-# Sleeps $2 seconds with the sleep's pid in $1/guard, so the guard's end ends it too.
+# Sleeps $2 seconds with the sleep's pid in $1/guard; false when the keepers of $1 have
+# ended (guard.done), before or after.
 guard_sleep() {
+  [ ! -s "$1/guard.done" ] || return 1
   sleep "$2" &
   printf '%s\n' "$!" >"$1/guard"
   wait "$!"
+  [ ! -s "$1/guard.done" ]
 }
 
 # The cuts of $1 still read a moment after its workload ended: what else holds its streams
