@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/faults.sh [COUNT] — inject the faults of an unattended night and print what happened.
 #
-# Eight rows, one per fault (docs/reliability.md has a full run's table and what each row
+# Ten rows, one per fault (docs/reliability.md has a full run's table and what each row
 # means for a user). Every row checks that no trial was lost or stored twice, that the knob
 # it tuned is back at its original value and that no process the run started is left.
 # The script exits 1 when any row lost, duplicated or left something, or did not behave.
@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 COUNT=${1:-20}
 SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
 DB_LOCK=${FAULTS_DB_LOCK:-40}
-ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10}
 JAR=$ROOT/orchestrator/target/tunelab.jar
 LABHOST=/var/tmp/tunelab-lab
 
@@ -403,12 +403,64 @@ fi
 
 want 8 && local_fault_row 8 "reboot faked by a changed boot id (test hook)" fake_reboot
 
+# 9. A chatty workload: 300 MB on one line of stdout, in each of 2 trials. The agent keeps
+#    64 KiB of it; its state directory must not grow meanwhile.
+if want 9; then
+  t0=$(now) db=$WORK/chatty.db m=$WORK/chatty.yaml
+  local_matrix "$m" 1 "head -c 300000000 /dev/zero | tr '\\0' a; echo"
+  # one cell of the three is enough: 2 trials
+  sed -i 's/\[1024, 2048, 4096\]/[1024, 2048]/' "$m"
+  peak=0
+  tl run "$m" --db "$db" >"$WORK/chatty.out" 2>&1 &
+  pid=$!
+  BG+=("$pid")
+  while kill -0 "$pid" 2>/dev/null; do
+    n=$(du -sk "$STATE" 2>/dev/null | cut -f1)
+    [ "${n:-0}" -le "$peak" ] || peak=$n
+    sleep 0.2
+  done
+  wait "$pid"
+  rc=$?
+  st=$(q "$db" "select group_concat(status, ',') from (select status from trials order by seq)")
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  ok=$([ "$rc" = 0 ] && [ "$st" = "ok,ok" ] && [ "$peak" -lt 1024 ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 9 "chatty workload: 300 MB of output on one line, 2 trials" \
+    "exit $rc; trials: $st; state dir at most $peak KiB during the run" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
+# 10. The agent's state directory on a full 64 KiB tmpfs: the run is refused before it
+#     touches anything; with room again it runs every trial once.
+if want 10; then
+  t0=$(now) fs=$WORK/statefs db=$WORK/statefull.db m=$WORK/statefull.yaml
+  mkdir -p "$fs"
+  mount -t tmpfs -o size=64k,mode=0755 tunelab-faults-state "$fs" && MOUNTED=$fs
+  mkdir -m 0700 "$fs/state"
+  dd if=/dev/zero of="$fs/fill" bs=4k 2>/dev/null
+  local_matrix "$m" 2 "sleep 0.2"
+  TUNELAB_STATE=$fs/state TUNELAB_GRACE=2 java -jar "$JAR" run "$m" --db "$db" >"$WORK/statefull.out" 2>&1
+  rc=$?
+  touched=$([ "$(ra "$LOOP")" = "$ORIG" ] && [ -z "$(ls -A "$fs/state")" ] && echo no || echo yes)
+  umount "$fs" && MOUNTED=
+  tl run "$m" --db "$db" >"$WORK/statefull2.out" 2>&1
+  rc2=$?
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  ok=$([ "$rc" = 3 ] && [ "$touched" = no ] && [ "$rc2" = 0 ] && [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 10 "agent state on a full 64 KiB tmpfs" \
+    "exit $rc ($(grep -o 'file system has [0-9]* KiB free' "$WORK/statefull.out" | head -1)), knob and state dir touched: $touched; with room: exit $rc2, $(q "$db" "select count(*) from trials") trials all ok" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
 # ---------------------------------------------------------------------------------------------
 echo
 echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
 printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
-for n in 1 2 3 4 5 6 7 8; do
+for n in 1 2 3 4 5 6 7 8 9 10; do
   [ -n "${NAMES[$n]:-}" ] || continue
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
     "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"

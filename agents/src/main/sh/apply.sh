@@ -23,13 +23,17 @@ verb_apply() {
   JOURNAL_UNSYNCED=0
   SAVEPAIR_PATHS=$NL
   APPLY_SAVE_FAILED=0
+  APPLY_SAVE_REASON=
   APPLY_UNJOURNALED=$NL
   if [ "$APPLY_REFUSED" = 0 ]; then
     payload_each apply_save_line
     # Every path about to be written is journaled first, with what the write changes
     # besides it, whether or not the controller asked for it.
     payload_each apply_journal_line
-    [ "$JOURNAL_UNSYNCED" = 0 ] || journal_sync
+    if [ "$JOURNAL_UNSYNCED" = 1 ] && ! journal_sync; then
+      APPLY_SAVE_FAILED=1
+      APPLY_SAVE_REASON=$FAIL_REASON
+    fi
   fi
 
   APPLY_RC=0
@@ -145,7 +149,8 @@ apply_write_line() {
   fi
   if [ "$APPLY_SAVE_FAILED" = 1 ]; then
     # Never write what could not be undone.
-    printf 'fail\t%s\tnot written: an original value could not be journaled\n' "$aw_path"
+    printf 'fail\t%s\tnot written: an original value could not be journaled%s\n' "$aw_path" \
+      "${APPLY_SAVE_REASON:+ ($APPLY_SAVE_REASON)}"
     return 0
   fi
   case $APPLY_UNJOURNALED in
@@ -169,7 +174,12 @@ apply_write_line() {
       APPLY_RC=1
       return 0
     fi
-    [ "$JOURNAL_UNSYNCED" = 0 ] || journal_sync
+    if [ "$JOURNAL_UNSYNCED" = 1 ] && ! journal_sync; then
+      printf 'fail\t%s\tnot written: its original value cannot be journaled: %s\n' \
+        "$aw_path" "$FAIL_REASON"
+      APPLY_RC=1
+      return 0
+    fi
   fi
   if ! put_value "$aw_rpath" "${aw_rest#*"$TAB"}"; then
     printf 'fail\t%s\t%s\n' "$aw_path" "$FAIL_REASON"

@@ -65,11 +65,3 @@ tree_pids() {
     esac
   done
 }
-
-# True when any pid among the arguments still runs.
-any_alive() {
-  for aa_pid in "$@"; do
-    alive "$aa_pid" && return 0
-  done
-  return 1
-}

@@ -40,24 +40,43 @@ journal_has() {
   return 1
 }
 
-# Appends PATH<TAB>ORIGINAL; the caller syncs once after all its appends.
+# Adds PATH<TAB>ORIGINAL to the lines journal_sync writes; the caller syncs once after all
+# its additions, before its first write.
 journal_add() {
-  if [ ! -f "$JOURNAL" ]; then
-    printf '#boot\t%s\n' "$BOOT" >"$JOURNAL" || return 1
-  fi
   selected_entry "$2"
-  printf '%s\t%s\n' "$1" "$SELECTED" >>"$JOURNAL" || return 1
+  JOURNAL_PENDING=$JOURNAL_PENDING$1$TAB$SELECTED$NL
   JOURNAL_PATHS=$JOURNAL_PATHS$1$NL
 }
 
-# Forces the journal (and its directory entry) to disk. Only the journal: a global
-# sync could take minutes on a host full of dirty pages in a writeback experiment.
+# Writes the pending lines into the journal and forces it to disk: the journal and them go to
+# journal.new, which is synced and renamed over the journal, so the journal is always one
+# that was written whole, never a line cut short by a full disk. Only the journal is synced:
+# a global sync could take minutes on a host full of dirty pages in a writeback experiment.
+# Status 1 with FAIL_REASON when it cannot be written (the journal then stays as it was,
+# and so do the journaled paths).
 journal_sync() {
-  sync "$JOURNAL" "$STATE" 2>/dev/null || sync
+  if [ -n "$JOURNAL_PENDING" ]; then
+    if [ -f "$JOURNAL" ]; then
+      cat -- "$JOURNAL" >"$JOURNAL.new" && printf '%s' "$JOURNAL_PENDING" >>"$JOURNAL.new"
+    else
+      printf '#boot\t%s\n%s' "$BOOT" "$JOURNAL_PENDING" >"$JOURNAL.new"
+    fi 2>/dev/null && sync "$JOURNAL.new" 2>/dev/null && mv -f -- "$JOURNAL.new" "$JOURNAL"
+    js_rc=$?
+    JOURNAL_PENDING=
+    if [ "$js_rc" != 0 ]; then
+      rm -f -- "$JOURNAL.new"
+      FAIL_REASON="cannot write $JOURNAL (is its file system full?)"
+      err "$FAIL_REASON"
+      JOURNAL_PATHS_OK=0
+      journal_load
+      return 1
+    fi
+  fi
+  sync "$STATE" 2>/dev/null || sync
 }
 
 # Journals path $1 (read through its canonical form $2) unless it is journaled already
-# or missing. Status 1 with FAIL_REASON when it cannot be read, 2 when the journal cannot grow.
+# or missing. Status 1 with FAIL_REASON when it cannot be read.
 save_path() {
   [ -e "$2" ] || return 0
   journal_has "$1" && return 0
@@ -67,10 +86,7 @@ save_path() {
     tidy_message "$FIRST_LINE" "unreadable"
     return 1
   fi
-  if ! journal_add "$1" "$VALUE"; then
-    FAIL_REASON="cannot append to $JOURNAL"
-    return 2
-  fi
+  journal_add "$1" "$VALUE"
   JOURNAL_UNSYNCED=1
 }
 

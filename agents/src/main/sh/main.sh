@@ -35,7 +35,10 @@ one_shot() {
       exit 2
       ;;
   esac
-  prepare_state
+  case $1 in
+    apply | run) prepare_state writes ;;
+    *) prepare_state ;;
+  esac
   case $1 in
     read | apply | run) cat >"$PAYLOAD_FILE" ;;
     restore) if [ -t 0 ]; then : >"$PAYLOAD_FILE"; else cat >"$PAYLOAD_FILE"; fi ;;

@@ -59,7 +59,7 @@ serve() {
   trap 'exit 143' TERM
   EXPERIMENT=${TUNELAB_EXPERIMENT:-}
   EXPERIMENT=${EXPERIMENT%%"$NL"*}
-  prepare_state
+  prepare_state writes
   lock_take serve || exit $?
   clean_stale_scratch
   if ! mkfifo -m 0600 "$SCRATCH/requests"; then
@@ -71,7 +71,12 @@ serve() {
   READER=$!
   READER_START=
   proc_stat "$READER" && READER_START=$PS_START
-  printf '%s %s\n' "$READER" "$READER_START" >"$LOCK/reader"
+  # A takeover ends this reader by what the file says: without it, a dead-man restore
+  # could run under the next holder.
+  if ! printf '%s %s\n' "$READER" "$READER_START" 2>/dev/null >"$LOCK/reader"; then
+    err "cannot write $LOCK/reader (is its file system full?); not starting"
+    exit 3
+  fi
   # Read and write: the FIFO never reports end of file to us.
   exec 3<&- 0<>"$SCRATCH/requests"
   if [ -s "$SCRATCH/ended" ]; then

@@ -54,6 +54,10 @@ if [ -n "${TUNELAB_STATE:-}" ] && [ -n "${TUNELAB_KNOB_ROOT:-}" ]; then
   esac
 fi
 
+# KiB the state directory's file system must have free when a serve, apply or run starts
+# (state_room): the lock and journal, and a trial's files and kept output (stream_keep).
+STATE_MIN_FREE_KB=16384
+
 # Seconds a serve waits after its input ended before it restores the journal itself.
 GRACE=${TUNELAB_GRACE:-30}
 case $GRACE in
@@ -87,6 +91,8 @@ PAYLOAD_OK=0
 # JOURNAL_PATHS holds the journal's paths when JOURNAL_PATHS_OK is 1 (journal_load).
 JOURNAL_PATHS=
 JOURNAL_PATHS_OK=0
+# Journal lines added and not yet written (journal_add, journal_sync).
+JOURNAL_PENDING=
 # 1 while $JOBS_DIR is this agent's, left by its last trial for the next (jobs_claim).
 JOBS_KEPT=0
 JOBS_FRESH=1

@@ -7,17 +7,19 @@ state_refuse() {
   exit 3
 }
 
-# True when the octal permission digit $1 has the write bit.
-writable_digit() {
+# True when the octal mode $1 (as stat's %a) lets group or others write.
+mode_writable() {
   case $1 in
-    2 | 3 | 6 | 7) return 0 ;;
+    *[2367]? | *[2367]) return 0 ;;
   esac
   return 1
 }
 
-# Creates the state directory 0700, or checks the existing one: ours, a directory (not a
-# symlink), no access for group or others, in a parent nobody else can rename it in.
+# Creates the state directory 0700, or checks the existing one (and, with $1 = writes, its
+# free space): ours, a directory (not a symlink) nobody else may write, in ancestors nobody
+# else can rename it in.
 prepare_state() {
+  ps_writes=${1:-}
   case $STATE in
     /?*) ;;
     *)
@@ -36,25 +38,45 @@ prepare_state() {
   fi
   [ ! -h "$STATE" ] || state_refuse "it is a symbolic link"
   [ -d "$STATE" ] || state_refuse "it is not a directory"
-  ps_stat=$(stat -c '%u %a' -- "$STATE" "$ps_parent" 2>/dev/null) || state_refuse "cannot stat it"
-  # shellcheck disable=SC2086 # "UID MODE" of the directory, then of its parent
-  set -- $ps_stat
+  # The directory, then every ancestor of it (its parent resolved: a symlinked /home is
+  # checked where it leads), as OpenSSH's StrictModes checks them.
+  ps_dir=$(readlink -f -- "$ps_parent" 2>/dev/null) || state_refuse "cannot resolve its parent"
+  set -- "$STATE"
+  while :; do
+    set -- "$@" "$ps_dir"
+    [ "$ps_dir" != / ] || break
+    ps_dir=${ps_dir%/*}
+    [ -n "$ps_dir" ] || ps_dir=/
+  done
+  ps_stat=$(stat -c '%u %a %n' -- "$@" 2>/dev/null) || state_refuse "cannot stat it"
+  ps_line=${ps_stat%%"$NL"*}
+  ps_rest=${ps_stat#*"$NL"}
+  # shellcheck disable=SC2086 # "UID MODE NAME" of the directory
+  set -- $ps_line
   [ "$1" = "$UID_NOW" ] || state_refuse "it belongs to uid $1, not to $UID_NOW (this agent)"
-  case $2 in
-    *00) ;;
-    *) state_refuse "its mode is $2: group and others must have no access (chmod 700 it)" ;;
-  esac
-  [ "$3" = 0 ] || [ "$3" = "$UID_NOW" ] || state_refuse "its parent $ps_parent belongs to uid $3"
-  ps_mode=$4
-  ps_other=${ps_mode#"${ps_mode%?}"}
-  ps_group=${ps_mode%?}
-  ps_group=${ps_group#"${ps_group%?}"}
-  if writable_digit "$ps_other" || writable_digit "$ps_group"; then
-    case $ps_mode in
-      [1357]???) ;; # sticky: nobody else may rename or remove it
-      *) state_refuse "its parent $ps_parent is writable by others (mode $ps_mode)" ;;
+  mode_writable "$2" && state_refuse "its mode is $2: group and others must not write to it (chmod 700 it)"
+  # Each ancestor: owned by root or this uid, and writable by nobody else unless sticky
+  # (then nobody else may rename or remove what is ours in it, as in /tmp).
+  while [ -n "$ps_rest" ]; do
+    ps_line=${ps_rest%%"$NL"*}
+    case $ps_rest in
+      *"$NL"*) ps_rest=${ps_rest#*"$NL"} ;;
+      *) ps_rest= ;;
     esac
-  fi
+    ps_uid=${ps_line%% *}
+    ps_line=${ps_line#* }
+    ps_mode=${ps_line%% *}
+    ps_name=${ps_line#* }
+    [ "$ps_uid" = 0 ] || [ "$ps_uid" = "$UID_NOW" ] ||
+      state_refuse "its ancestor $ps_name belongs to uid $ps_uid"
+    if mode_writable "$ps_mode"; then
+      case $ps_mode in
+        [1357]???) ;;
+        *) state_refuse "its ancestor $ps_name is writable by others (mode $ps_mode)" ;;
+      esac
+    fi
+  done
+  [ "$ps_writes" != writes ] || state_room
   rm -rf "$SCRATCH"
   if ! mkdir "$SCRATCH"; then
     err "cannot create $SCRATCH"
@@ -154,12 +176,16 @@ lock_take() {
       exec 8>&-
       return 3
     fi
-    if mkdir "$LOCK" 2>/dev/null; then
-      printf '%s\n' "$BOOT" >"$LOCK/boot"
-      printf '%s\n' "$AGENT_START" >"$LOCK/start"
-      printf '%s\n' "$1" >"$LOCK/verb"
-      printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
-      printf '%s\n' "$$" >"$LOCK/pid"
+    if [ ! -e "$LOCK" ] && [ ! -h "$LOCK" ]; then
+      # Written whole in the scratch directory, then renamed into place: a lock is never
+      # seen without its pid, whatever a full disk does to the writes.
+      if ! lock_write "$1" || ! mv -T -- "$SCRATCH/lock" "$LOCK" 2>/dev/null; then
+        rm -rf "$SCRATCH/lock"
+        flock -u 8
+        exec 8>&-
+        err "cannot write the lock $LOCK (is its file system full?); not starting"
+        return 3
+      fi
       LOCKED=1
       flock -u 8
       exec 8>&-
@@ -177,11 +203,28 @@ lock_take() {
     lt_exp=$FIRST_LINE
     first_line "$LOCK/reader"
     lt_reader=$FIRST_LINE
-    if [ -z "$lt_pid" ] || { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
-      ! alive "$lt_pid" "$lt_start"; then
+    lt_known=1
+    case $lt_pid in
+      "" | *[!0-9]*) lt_known=0 ;;
+    esac
+    if { [ -n "$lt_boot" ] && [ "$lt_boot" != "$BOOT" ]; } ||
+      { [ "$lt_known" = 1 ] && ! alive "$lt_pid" "$lt_start"; }; then
       err "taking over the stale lock $LOCK (pid ${lt_pid:-unknown})"
       end_leftovers "$lt_reader"
       rm -rf "$LOCK"
+    elif [ "$lt_known" = 0 ]; then
+      # No pid to tell its holder by: this agent never leaves one so, but whoever made it
+      # may be alive and still writing it. Waited for as a live holder, never taken over.
+      if [ "$lt_waited" -lt "${LOCK_WAIT}0" ]; then
+        flock -u 8
+        lt_waited=$((lt_waited + 1))
+        sleep 0.1
+        continue
+      fi
+      flock -u 8
+      exec 8>&-
+      err "$1 refused: $LOCK has no readable pid, so its holder may be alive; if no run is in progress on this host, remove it (rm -r $LOCK)"
+      return 3
     elif [ -e "$LOCK/orphan" ]; then
       take_over "$lt_pid" "$lt_start" "$lt_exp"
       end_leftovers ""
@@ -205,6 +248,33 @@ lock_take() {
       return 3
     fi
   done
+}
+
+# Writes the files of a lock for verb $1 into $SCRATCH/lock; false when a write fails.
+lock_write() {
+  rm -rf "$SCRATCH/lock"
+  mkdir "$SCRATCH/lock" &&
+    printf '%s\n' "$BOOT" >"$SCRATCH/lock/boot" &&
+    printf '%s\n' "$AGENT_START" >"$SCRATCH/lock/start" &&
+    printf '%s\n' "$1" >"$SCRATCH/lock/verb" &&
+    printf '%s\n' "$EXPERIMENT" >"$SCRATCH/lock/experiment" &&
+    printf '%s\n' "$$" >"$SCRATCH/lock/pid"
+} 2>/dev/null
+
+# Refuses (exit 3) a state directory whose file system has less than STATE_MIN_FREE_KB
+# free, before the first write of a serve, apply or run: what it keeps (lock, journal, a
+# trial's files and kept output) must fit. Nothing is read or written then. Restore is never
+# refused so: it frees what it can.
+state_room() {
+  sr_df=$(df -Pk -- "$STATE" 2>/dev/null) || return 0
+  # shellcheck disable=SC2086 # the fields of df's last line
+  set -- ${sr_df##*"$NL"}
+  sr_free=${4:-}
+  case $sr_free in
+    "" | *[!0-9]*) return 0 ;;
+  esac
+  [ "$sr_free" -ge "$STATE_MIN_FREE_KB" ] ||
+    state_refuse "its file system has $sr_free KiB free, and a run needs $STATE_MIN_FREE_KB KiB there (the lock, the journal, a trial's files and kept output); free some space or set TUNELAB_STATE to a directory with room"
 }
 
 # Scratch dirs of agents that died without cleaning up.

@@ -19,6 +19,112 @@ if ! is_seconds "$STOP_GRACE"; then
   STOP_GRACE=10
 fi
 
+# What the agent keeps of each output stream of a job or monitor (docs/agent.md, "Output
+# caps"): a line beyond OUTPUT_LINE_CAP bytes is cut there and marked, and a stream stops
+# being kept once OUTPUT_STREAM_CAP bytes are, with a last line saying how much was dropped;
+# the workload itself goes on writing. A fio JSON document or a dd summary is far below
+# both; the state directory (tmpfs) cannot fill however much a workload prints, and an
+# escaped line (4 bytes per control character at most) stays below the controller's 1 MiB.
+OUTPUT_LINE_CAP=65536
+OUTPUT_STREAM_CAP=4194304
+# Seconds a process a workload left running with its output open has between TERM and
+# KILL (streams_guard).
+OUTPUT_GRACE=2
+
+# Starts the keeper of stream $1 (DIR/out or DIR/err) in the background: it reads
+# $1.fifo, cut (one fork, constant memory however long a line is) and awk enforce the caps
+# into $1. Sets KEEPER_PID (the awk; the cut's pid is in $1.cut).
+stream_keep() {
+  (
+    trap - TERM
+    exec 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&-
+    IFS= read -r sk_stat </proc/self/stat
+    printf '%s\n' "${sk_stat%% *}" >"$1.cut"
+    exec cut -b "1-$((OUTPUT_LINE_CAP + 1))" <"$1.fifo"
+  ) | awk -v lcap="$OUTPUT_LINE_CAP" -v scap="$OUTPUT_STREAM_CAP" '
+    length($0) > lcap { $0 = substr($0, 1, lcap) " [tunelab: line cut at " lcap " bytes]" }
+    full || kept + length($0) + 1 > scap { full = 1; dropped++; next }
+    { kept += length($0) + 1; print }
+    END {
+      if (dropped) printf "[tunelab: output cut at %d bytes: %d more lines not kept]\n", scap, dropped
+    }' >"$1" 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&- &
+  KEEPER_PID=$!
+}
+
+# Waits for the keepers of directory $1 (their pids: the rest of the arguments) once its
+# workload has ended. Should a cut still read then, streams_guard sees to their end.
+streams_end() {
+  se_dir=$1
+  shift
+  se_guard=
+  first_line "$se_dir/out.cut"
+  se_cut=$FIRST_LINE
+  first_line "$se_dir/err.cut"
+  if alive "$se_cut" || alive "$FIRST_LINE"; then
+    : >"$se_dir/guard"
+    : >"$se_dir/guard.done"
+    (
+      trap - TERM
+      exec 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&-
+      streams_guard "$se_dir"
+    ) >/dev/null 2>&1 &
+    se_guard=$!
+  fi
+  wait "$@"
+  [ -n "$se_guard" ] || return 0
+  # The guard ends by itself once it sees guard.done after a sleep; the sleep it waits in
+  # is cut short. Nothing of it is left in the trial's group.
+  printf 'done\n' >"$se_dir/guard.done"
+  first_line "$se_dir/guard"
+  [ -z "$FIRST_LINE" ] || kill -s TERM "$FIRST_LINE" 2>/dev/null
+  wait "$se_guard"
+  return 0
+}
+
+# Sleeps $2 seconds with the sleep's pid in $1/guard; false when the keepers of $1 have
+# ended (guard.done), before or after.
+guard_sleep() {
+  [ ! -s "$1/guard.done" ] || return 1
+  sleep "$2" &
+  printf '%s\n' "$!" >"$1/guard"
+  wait "$!"
+  [ ! -s "$1/guard.done" ]
+}
+
+# The cuts of $1 still read a moment after its workload ended: what else holds its streams
+# open is a process the workload left running, which the trial would end anyway
+# (trial_end). It is ended now (TERM, KILL after OUTPUT_GRACE s), so that its output
+# reaches the keepers; as a last resort the cuts are ended after as long again.
+streams_guard() {
+  guard_sleep "$1" 0.1 || return 0
+  first_line "$1/out.cut"
+  sg_cuts=" $FIRST_LINE "
+  first_line "$1/err.cut"
+  sg_cuts="$sg_cuts$FIRST_LINE "
+  sg_holders=
+  sg_fds=$(find /proc/[0-9]*/fd -lname "$1/*.fifo" 2>/dev/null)
+  # shellcheck disable=SC2086 # /proc/PID/fd/N paths
+  set -- "$1" $sg_fds
+  sg_dir=$1
+  shift
+  for sg_fd in "$@"; do
+    sg_pid=${sg_fd#/proc/}
+    sg_pid=${sg_pid%%/*}
+    case $sg_cuts$sg_holders in
+      *" $sg_pid "*) ;;
+      *) sg_holders="$sg_holders$sg_pid " ;;
+    esac
+  done
+  # shellcheck disable=SC2086 # a list of pids
+  signal_all TERM $sg_holders
+  guard_sleep "$sg_dir" "$OUTPUT_GRACE" || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  signal_all KILL $sg_holders
+  guard_sleep "$sg_dir" "$OUTPUT_GRACE" || return 0
+  # shellcheck disable=SC2086 # a list of pids
+  signal_all TERM $sg_cuts
+}
+
 # Gives this process (a job, before it execs) the job's nice, ionice and cpus, and reads
 # back what it really has into $1/sched as "NICE<TAB>CPUS<TAB>IONICE". A nice or ionice
 # the host refuses is left as it was (the read-back shows it); a CPU list it refuses
@@ -101,6 +207,12 @@ run_job() {
   done <"$rj_dir/argv"
   rj_in=/dev/null
   [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
+  # The keepers wait for their writer in open(2): started before the release, they cost
+  # the workload's start nothing.
+  stream_keep "$rj_dir/out"
+  rj_keepers=$KEEPER_PID
+  stream_keep "$rj_dir/err"
+  rj_keepers="$rj_keepers $KEEPER_PID"
   if [ -n "$rj_alone" ]; then
     exec 4>&-
     IFS= read -r rj_word <&3
@@ -111,6 +223,8 @@ run_job() {
   fi
   if [ "$rj_setup" = 1 ]; then
     # Its CPU list was refused: the job cannot run as asked.
+    # shellcheck disable=SC2086 # two pids
+    job_unkept "$rj_dir" $rj_keepers
     printf '125\n' >"$rj_dir/rc"
     return 0
   fi
@@ -119,6 +233,8 @@ run_job() {
     exec 6<&-
   fi
   if [ ! -s "$JOBS_DIR/go" ] || [ -s "$JOBS_DIR/cancel" ]; then
+    # shellcheck disable=SC2086 # two pids
+    job_unkept "$rj_dir" $rj_keepers
     printf '130\n' >"$rj_dir/rc"
     return 0
   fi
@@ -135,13 +251,18 @@ run_job() {
       export "${rj_kv?}"
     done <"$rj_dir/env"
     exec timeout --foreground -k 2 "$rj_timeout" "$@"
-  ) <"$rj_in" >"$rj_dir/out" 2>"$rj_dir/err" &
+  ) <"$rj_in" >"$rj_dir/out.fifo" 2>"$rj_dir/err.fifo" &
   rj_pid=$!
   printf '%s\n' "$rj_pid" >"$rj_dir/pid"
-  printf '%s\n' "$rj_pid" >>"$JOBS_DIR/pids"
+  # With its start time: a cancel must never signal a later process that got the number.
+  if proc_stat "$rj_pid"; then
+    printf '%s %s\n' "$rj_pid" "$PS_START" >>"$JOBS_DIR/pids"
+  fi
   wait "$rj_pid"
   rj_rc=$?
   date +%s%N >"$rj_dir/end"
+  # shellcheck disable=SC2086 # two pids
+  streams_end "$rj_dir" $rj_keepers
   if [ "$rj_rc" = 137 ] && [ "$rj_timeout" != 0 ]; then
     # The workload outlived TERM at the deadline and was killed 2 s later.
     first_line "$rj_dir/start"
@@ -153,10 +274,22 @@ run_job() {
   printf '%s\n' "$rj_rc" >"$rj_dir/rc"
 }
 
+# A job that never started: its keepers get their end of file, with nothing kept.
+job_unkept() {
+  : >"$1/out.fifo"
+  : >"$1/err.fifo"
+  shift
+  wait "$@"
+}
+
 # A monitor ($1: its directory) runs until the leader sends TERM, which it must not
 # ignore as the leader does.
 monitor_start() {
   ms_dir=$1
+  stream_keep "$ms_dir/out"
+  printf '%s\n' "$KEEPER_PID" >"$ms_dir/keepers"
+  stream_keep "$ms_dir/err"
+  printf '%s\n' "$KEEPER_PID" >>"$ms_dir/keepers"
   (
     trap - TERM
     exec 3<&- 4>&- 5>&- 7>&- 8<&- 9>&-
@@ -168,7 +301,7 @@ monitor_start() {
       set -- "$@" "$ms_word"
     done <"$ms_dir/argv"
     exec "$@"
-  ) </dev/null >"$ms_dir/out" 2>"$ms_dir/err" &
+  ) </dev/null >"$ms_dir/out.fifo" 2>"$ms_dir/err.fifo" &
   printf '%s\n' "$!" >"$ms_dir/pid"
 }
 
@@ -287,7 +420,14 @@ trial_main() {
     first_line "$JOBS_DIR/m$tm_i/pid"
     if [ -n "$FIRST_LINE" ]; then
       wait "$FIRST_LINE"
-      printf '%s\n' "$?" >"$JOBS_DIR/m$tm_i/rc"
+      tm_rc=$?
+      tm_keepers=
+      while IFS= read -r tm_pid; do
+        tm_keepers="$tm_keepers $tm_pid"
+      done <"$JOBS_DIR/m$tm_i/keepers"
+      # shellcheck disable=SC2086 # two pids
+      streams_end "$JOBS_DIR/m$tm_i" $tm_keepers
+      printf '%s\n' "$tm_rc" >"$JOBS_DIR/m$tm_i/rc"
     fi
     tm_i=$((tm_i + 1))
   done

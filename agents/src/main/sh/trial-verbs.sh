@@ -21,15 +21,21 @@ function esc(s,   out, i, c) {
 }'
 
 # Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file, escaped as ESCAPE_AWK says: all
-# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES
-# lines. Arguments: KIND, NAME, FILE, all|tail.
+# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line, and the keeper's own
+# last line when it says the stream was cut, stream_keep), or its last TAIL_LINES lines.
+# Arguments: KIND, NAME, FILE, all|tail.
 job_lines() {
   [ -s "$3" ] || return 0
   BULKY_RESPONSE=1
   if [ "$4" = all ]; then
     awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" "$ESCAPE_AWK"'
-      NR <= cap { print p esc($0) }
-      END { if (NR > cap) printf "cut\t%s\t%d\n", name, NR - cap }' "$3"
+      NR <= cap { print p esc($0); next }
+      { last = $0 }
+      END {
+        marked = last ~ /^\[tunelab: output cut at [0-9]+ bytes: /
+        if (marked) print p esc(last)
+        if (NR > cap + marked) printf "cut\t%s\t%d\n", name, NR - cap - marked
+      }' "$3"
   else
     tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" "$ESCAPE_AWK"'{ print p esc($0) }'
   fi
@@ -194,28 +200,40 @@ verb_cancel() {
   ca_victims=
   ca_tries=0
   while [ -f "$JOBS_DIR/pids" ]; do
-    # Re-read the pid list: a job may have passed the barrier since the last look.
-    while IFS= read -r ca_pid || [ -n "$ca_pid" ]; do
-      case $ca_pid in
-        "" | *[!0-9]*) continue ;;
+    # Re-read the pid list: a job may have passed the barrier since the last look. Each
+    # line is "PID START": only a process that still started then is signalled.
+    while IFS=' ' read -r ca_pid ca_start || [ -n "$ca_pid" ]; do
+      case $ca_pid:$ca_start in
+        "":* | *[!0-9:]* | *:) continue ;;
       esac
       case $ca_seen in
         *" $ca_pid "*) continue ;;
       esac
       ca_seen="$ca_seen$ca_pid "
-      alive "$ca_pid" || continue
+      alive "$ca_pid" "$ca_start" || continue
       tree_pids "$ca_pid"
-      # shellcheck disable=SC2086 # a list of pids
-      signal_all TERM $TREE_PIDS
-      ca_victims="$ca_victims $TREE_PIDS"
+      for ca_one in $TREE_PIDS; do
+        proc_stat "$ca_one" || continue
+        ca_victims="$ca_victims $ca_one/$PS_START"
+        kill -s TERM "$ca_one" 2>/dev/null
+      done
       printf 'killed\t%s\n' "$ca_pid"
     done 2>/dev/null <"$JOBS_DIR/pids"
-    # shellcheck disable=SC2086 # a list of pids
-    any_alive $ca_victims || break
+    # shellcheck disable=SC2086 # a list of PID/START
+    victims_alive $ca_victims || break
     [ "$ca_tries" -lt 20 ] || break
     sleep 0.1
     ca_tries=$((ca_tries + 1))
   done
-  # shellcheck disable=SC2086 # a list of pids
-  signal_all KILL $ca_victims
+  for ca_one in $ca_victims; do
+    ! alive "${ca_one%/*}" "${ca_one#*/}" || kill -s KILL "${ca_one%/*}" 2>/dev/null
+  done
+}
+
+# True when any "PID/START" among the arguments still runs, started then.
+victims_alive() {
+  for va_one in "$@"; do
+    alive "${va_one%/*}" "${va_one#*/}" && return 0
+  done
+  return 1
 }

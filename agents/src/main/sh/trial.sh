@@ -81,7 +81,11 @@ trial_parse() {
             tp_dir=$JOBS_DIR/m$MONITOR_COUNT
             ;;
         esac
-        [ -d "$tp_dir" ] || mkdir "$tp_dir" || return 1
+        # Its streams reach their keepers through FIFOs (stream_keep), kept with the directory.
+        if [ ! -p "$tp_dir/err.fifo" ]; then
+          { [ -d "$tp_dir" ] || mkdir "$tp_dir"; } &&
+            mkfifo -m 0600 "$tp_dir/out.fifo" "$tp_dir/err.fifo" || return 1
+        fi
         printf '%s\n' "$tp_value" >"$tp_dir/name"
         # Emptied: a kept directory holds the files of an earlier trial's job.
         for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \

@@ -101,7 +101,7 @@ put_value() {
   if { printf '%s\n' "$2" >"$1"; } 2>/dev/null; then
     return 0
   fi
-  if ! printf '%s\n' "$2" >"$SCRATCH/value"; then
+  if ! printf '%s\n' "$2" 2>/dev/null >"$SCRATCH/value"; then
     FAIL_REASON="cannot stage the value in $SCRATCH"
     return 1
   fi

@@ -10,7 +10,9 @@ verb_hello() {
     case $he_line in
       "experiment$TAB"*)
         EXPERIMENT=${he_line#*"$TAB"}
-        [ "${LOCKED:-0}" = 0 ] || printf '%s\n' "$EXPERIMENT" >"$LOCK/experiment"
+        if [ "${LOCKED:-0}" = 1 ] && ! printf '%s\n' "$EXPERIMENT" 2>/dev/null >"$LOCK/experiment"; then
+          err "hello: cannot record the experiment in $LOCK/experiment"
+        fi
         ;;
       "") ;;
       *) err "hello: ignoring payload line: $he_line" ;;
@@ -74,7 +76,7 @@ verb_read() {
   return "$rd_rc"
 }
 
-# Writes one journal line back ($1 path, $2 original); appends it to $SCRATCH/keep when it
+# Writes one journal line back ($1 path, $2 original); adds it to RESTORE_KEEP when it
 # must stay for a later retry.
 restore_line() {
   if ! path_allowed "$1"; then
@@ -103,7 +105,7 @@ restore_line() {
     printf 'discarded\t%s\t%s\n' "$1" "$2"
   else
     printf 'fail\t%s\t%s\n' "$1" "$FAIL_REASON"
-    printf '%s\t%s\n' "$1" "$2" >>"$SCRATCH/keep"
+    RESTORE_KEEP=$RESTORE_KEEP$1$TAB$2$NL
     RESTORE_RC=1
   fi
 }
@@ -146,7 +148,7 @@ verb_restore() {
     return 1
   fi
   RESTORE_RC=0
-  : >"$SCRATCH/keep"
+  RESTORE_KEEP=
   # Causes before their dependents, so the last write to every file is its original:
   # schedulers first (a scheduler switch resets nr_requests, iosched/* and may change
   # wbt_lat_usec), then max_sectors_kb (it may reset read_ahead_kb), then the rest.
@@ -165,7 +167,7 @@ verb_restore() {
         rest:*"$TAB"*) ;;
         rest:*)
           printf 'fail\t%s\tmalformed journal line\n' "$re_line"
-          [ "$RESTORE_DISCARD" = 1 ] || printf '%s\n' "$re_line" >>"$SCRATCH/keep"
+          [ "$RESTORE_DISCARD" = 1 ] || RESTORE_KEEP=$RESTORE_KEEP$re_line$NL
           RESTORE_RC=1
           continue
           ;;
@@ -174,9 +176,16 @@ verb_restore() {
       restore_line "$re_path" "${re_line#*"$TAB"}"
     done <"$JOURNAL"
   done
-  if [ -s "$SCRATCH/keep" ]; then
-    { printf '#boot\t%s\n' "$BOOT" && cat "$SCRATCH/keep"; } >"$JOURNAL.new" &&
-      mv -f "$JOURNAL.new" "$JOURNAL" && journal_sync
+  # The journal is replaced only by one written whole: on a full disk it stays as it was,
+  # and a later restore writes back again what this one did.
+  if [ -n "$RESTORE_KEEP" ]; then
+    if ! { printf '#boot\t%s\n%s' "$BOOT" "$RESTORE_KEEP" >"$JOURNAL.new" &&
+      sync "$JOURNAL.new" && mv -f -- "$JOURNAL.new" "$JOURNAL"; } 2>/dev/null; then
+      rm -f -- "$JOURNAL.new"
+      err "restore: cannot write the lines to keep into $JOURNAL (is its file system full?); it is left whole"
+      return 1
+    fi
+    sync "$STATE" 2>/dev/null || sync
   else
     rm -f "$JOURNAL"
   fi

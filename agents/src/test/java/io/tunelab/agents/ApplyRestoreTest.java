@@ -25,6 +25,33 @@ class ApplyRestoreTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void aJournalThatCannotBeWrittenHoldsBackEveryWriteAndStaysAsItWas(
+      String shell, @TempDir Path dir) throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path first = agent.knob("read_ahead_kb", "128");
+    Path second = agent.knob("nr_requests", "64");
+    assertEquals(0, agent.call("apply", tab("set", first, "256")).rc());
+    List<String> before = journalLines(agent);
+    // where the journal is written before it replaces the old one: a write there fails
+    Files.createDirectory(agent.state().resolve("journal.new"));
+
+    Result apply = agent.call("apply", tab("set", first, "512"), tab("set", second, "32"));
+
+    assertEquals(1, apply.rc(), apply.stderr());
+    assertTrue(apply.stderr().contains("cannot write " + agent.journal()), apply.stderr());
+    for (Path knob : List.of(first, second)) {
+      assertTrue(
+          apply.lines().stream()
+              .anyMatch(l -> l.startsWith(tab("fail", knob, "not written: an original value"))),
+          apply.lines().toString());
+    }
+    assertEquals("256\n", read(first));
+    assertEquals("64\n", read(second));
+    assertEquals(before, journalLines(agent));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void applyJournalsTheOriginalBeforeWritingAndReadsBack(String shell, @TempDir Path dir)
       throws IOException {
     AgentHarness agent = new AgentHarness(shell, dir);

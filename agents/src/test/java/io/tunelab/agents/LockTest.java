@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agents.AgentHarness.Result;
 import io.tunelab.agents.AgentHarness.Server;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +18,25 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** One lock for serve and every one-shot call that writes; request sequence numbers. */
 class LockTest {
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aLockWithoutAReadablePidIsNeverTakenOver(String shell, @TempDir Path dir)
+      throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir).env("TUNELAB_LOCK_WAIT", "0");
+    Path knob = agent.knob("read_ahead_kb", "128");
+    // what a full disk made of a lock before its writes were checked: the directory, no pid
+    Path lock = Files.createDirectories(agent.createState().resolve("lock"));
+    Files.writeString(lock.resolve("pid"), "");
+    Files.writeString(lock.resolve("boot"), AgentHarness.bootId() + "\n");
+
+    Result apply = agent.call("apply", tab("set", knob, "4096"));
+
+    assertEquals(3, apply.rc(), apply.stderr());
+    assertTrue(apply.stderr().contains("has no readable pid"), apply.stderr());
+    assertEquals("128\n", read(knob));
+    assertEquals("", read(lock.resolve("pid")));
+  }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agents.AgentHarness.Result;
 import io.tunelab.agents.AgentHarness.Server;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,6 +106,39 @@ class ProcessCleanupTest {
       assertEquals(1, run.rc());
       assertEquals(List.of(), Procs.awaitNone(job, 3000));
       assertEquals(0, server.request("hello").rc(), "the agent keeps serving");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void cancelNeverSignalsAProcessThatStartedAfterTheJob(String shell, @TempDir Path dir)
+      throws Exception {
+    String job = Procs.marker("TUNELAB_TEST_JOB");
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Process stranger = new ProcessBuilder("sleep", "30").start();
+    try (Server server = agent.serve()) {
+      List<String> payload = new ArrayList<>(leaver("leaver", job, "0"));
+      payload.set(3, tab("arg", "sleep 30"));
+      server.send("run", payload.toArray(String[]::new));
+      assertFalse(Procs.awaitSome(job, 5000).isEmpty(), "the job started");
+      // as if the job's numbers had been reused: the stranger's pid, without a start time
+      // and with one it does not have
+      long pid = stranger.pid();
+      long start = Long.parseLong(Procs.stat(pid)[19]);
+      Path pids = agent.state().resolve("jobs/pids");
+      Files.writeString(
+          pids, pid + "\n" + pid + " " + (start + 1) + "\n", StandardOpenOption.APPEND);
+
+      Result cancel = agent.call("cancel");
+      Result run = server.await();
+
+      assertEquals(0, cancel.rc(), cancel.stderr());
+      assertEquals(1, cancel.lines().size(), cancel.lines().toString());
+      assertEquals(1, run.rc());
+      assertEquals(List.of(), Procs.awaitNone(job, 3000));
+      assertTrue(stranger.isAlive(), "cancel signalled a process that is not the job's");
+    } finally {
+      stranger.destroyForcibly();
     }
   }
 

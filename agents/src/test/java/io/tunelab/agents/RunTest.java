@@ -220,7 +220,8 @@ class RunTest {
       while (!(Files.exists(pids) && Files.size(pids) > 0) && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      String pid = Files.readString(pids).trim();
+      // "PID START"
+      String pid = Files.readString(pids).trim().split(" ")[0];
 
       Result cancel = agent.call("cancel");
       Result run = server.await();

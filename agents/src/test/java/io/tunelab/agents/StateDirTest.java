@@ -108,6 +108,55 @@ class StateDirTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void everyAncestorIsCheckedNotOnlyTheParent(String shell, @TempDir Path dir) throws IOException {
+    Path open = Files.createDirectory(dir.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    // its parent is fine; the one above it lets anyone rename the parent away
+    AgentHarness agent = new AgentHarness(shell, Files.createDirectory(open.resolve("sub")));
+
+    Result hello = agent.call("hello");
+
+    assertEquals(3, hello.rc(), hello.stderr());
+    assertTrue(
+        hello.stderr().contains("its ancestor " + open.toRealPath() + " is writable by others"),
+        hello.stderr());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void anAncestorOfAnotherOwnerIsRefused(String shell, @TempDir Path dir) throws IOException {
+    Tools.requireRoot();
+    Path theirs = Files.createDirectory(dir.resolve("theirs"));
+    AgentHarness agent = new AgentHarness(shell, Files.createDirectory(theirs.resolve("sub")));
+    Files.setAttribute(theirs, "unix:uid", NOBODY);
+
+    Result hello = agent.call("hello");
+
+    assertEquals(3, hello.rc(), hello.stderr());
+    assertTrue(
+        hello
+            .stderr()
+            .contains("its ancestor " + theirs.toRealPath() + " belongs to uid " + NOBODY),
+        hello.stderr());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aStateDirOnlyItsOwnerCanWriteIsAcceptedAsStrictModesDoes(String shell, @TempDir Path dir)
+      throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path knob = agent.knob("read_ahead_kb", "128");
+    agent.createState();
+    Files.setPosixFilePermissions(agent.state(), PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    Result apply = agent.call("apply", tab("set", knob, "4096"));
+
+    assertEquals(0, apply.rc(), apply.stderr());
+    assertEquals("4096\n", read(knob));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void theAgentCreatesItsStateDirPrivate(String shell, @TempDir Path dir) throws IOException {
     AgentHarness agent = new AgentHarness(shell, dir);
 

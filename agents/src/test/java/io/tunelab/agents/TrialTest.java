@@ -307,7 +307,7 @@ class TrialTest {
       throws Exception {
     String marker = Procs.marker("TUNELAB_TEST_MONITOR");
     AgentHarness agent = new AgentHarness(shell, dir);
-    String tick = "date +%s%N; while :; do sleep 0.1; echo tick; done";
+    String tick = "date +%s%N; while :; do sleep 0.1; echo tick; echo tick >>TICKS; done";
     try (Server server = agent.serve()) {
       Result start =
           server.request(
@@ -351,7 +351,8 @@ class TrialTest {
     try (Server server = agent.serve()) {
       List<String> payload =
           new ArrayList<>(List.of(tab("monitor", "m@server"), tab("env", marker)));
-      sh("while :; do echo tick; sleep 0.1; done").forEach(a -> payload.add(tab("arg", a)));
+      sh("while :; do echo tick; echo tick >>TICKS; sleep 0.1; done")
+          .forEach(a -> payload.add(tab("arg", a)));
       assertEquals(0, server.request("start", payload.toArray(String[]::new)).rc());
       assertEquals(0, server.request("go").rc());
       assertTrue(ticksOn(agent, 3), "the monitor runs until stop");
@@ -532,11 +533,12 @@ class TrialTest {
   }
 
   /**
-   * Whether the one monitor's output grows by {@code more} lines from now on, within 10 s: it still
-   * runs, seen by what it does instead of by sleeping first.
+   * Whether the ticker monitor ticks {@code more} times from now on, within 10 s: it still runs,
+   * seen by what it does instead of by sleeping first. It counts in a file of its own, since the
+   * agent keeps a monitor's output through a buffered filter.
    */
   private static boolean ticksOn(AgentHarness agent, int more) throws Exception {
-    Path out = agent.state().resolve("jobs/m1/out");
+    Path out = agent.knobPath("TICKS");
     long from = Files.exists(out) ? Files.readAllLines(out).size() : 0;
     long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000L;
     while (System.nanoTime() < deadline) {

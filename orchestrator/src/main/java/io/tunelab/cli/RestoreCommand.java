@@ -79,7 +79,14 @@ final class RestoreCommand implements Callable<Integer> {
         }
       }
     }
-    if (Files.exists(db.path())) {
+    if (!failures.isEmpty() && Files.exists(db.path())) {
+      // A host refused is one a live run may hold (its agent lock): its experiment is not
+      // interrupted, and tearing it down would pull the ground from under it.
+      out.println(
+          "experiments "
+              + db.path()
+              + " marks running are left alone until every host is restored");
+    } else if (Files.exists(db.path())) {
       try (ResultStore store = Databases.open(db.path())) {
         Map<String, SshConnector> connectors = new HashMap<>();
         try {

@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -19,9 +22,29 @@ import java.util.concurrent.TimeUnit;
  * <p>Long-lived commands start in their own session ({@code setsid}) so that Ctrl-C in the terminal
  * reaches only the controller, which then cancels the workload and restores the host through the
  * still-running agent.
+ *
+ * <p>The controller's secrets stay with it: the passphrase variables and {@code SSH_AUTH_SOCK} are
+ * removed from the environment of everything it starts here, so no local workload sees them.
  */
 public final class LocalTransport implements Transport {
   private static final Path SETSID = Path.of("/usr/bin/setsid");
+  private static final List<String> SECRETS = List.of("SSH_AUTH_SOCK", "TUNELAB_SSH_PASSPHRASE");
+
+  private final Set<String> secrets = new TreeSet<>(SECRETS);
+
+  /** Keeps {@code SSH_AUTH_SOCK} and {@code TUNELAB_SSH_PASSPHRASE} from local commands. */
+  public LocalTransport() {}
+
+  /** Also keeps the variables {@code passphraseVariables} (an inventory's passphrase_env). */
+  public LocalTransport(Collection<String> passphraseVariables) {
+    secrets.addAll(passphraseVariables);
+  }
+
+  private ProcessBuilder builder(List<String> argv) {
+    ProcessBuilder pb = new ProcessBuilder(argv);
+    pb.environment().keySet().removeAll(secrets);
+    return pb;
+  }
 
   @Override
   public String host() {
@@ -30,7 +53,7 @@ public final class LocalTransport implements Transport {
 
   @Override
   public ExecResult exec(String command, byte[] stdin, Duration timeout) throws IOException {
-    Process process = new ProcessBuilder("sh", "-c", command).start();
+    Process process = builder(List.of("sh", "-c", command)).start();
     CompletableFuture<byte[]> out = drain(process.getInputStream());
     CompletableFuture<byte[]> err = drain(process.getErrorStream());
     try (OutputStream in = process.getOutputStream()) {
@@ -60,7 +83,7 @@ public final class LocalTransport implements Transport {
       argv.add(SETSID.toString());
     }
     argv.addAll(List.of("sh", "-c", command));
-    Process process = new ProcessBuilder(argv).start();
+    Process process = builder(argv).start();
     return new ProcessChannel(process);
   }
 

@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.inventory.BootSpec;
+import io.tunelab.inventory.HostSpec;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.SshOptions;
@@ -38,7 +39,8 @@ public final class SshConnector implements HostConnector, AutoCloseable {
   @Override
   public Transport connect(String host) {
     if (host.equals(Inventory.LOCAL)) {
-      return new LocalTransport();
+      return new LocalTransport(
+          inventory.hosts().stream().map(HostSpec::passphraseVariable).toList());
     }
     return sessions.connect(inventory.require(host));
   }
