@@ -92,10 +92,26 @@ public record ReportData(
 
   /**
    * One repetition. {@code values} holds the reported job's samples of the metrics that were loaded
-   * (by metric name); a metric that was not measured is absent.
+   * (by metric name); a metric that was not measured is absent. {@code boots} says what each host
+   * ran during it, by host name; empty where the store did not record it.
    */
   public record Trial(
-      int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
+      int rep,
+      boolean warmup,
+      TrialStatus status,
+      String error,
+      Map<String, Double> values,
+      List<Boot> boots) {
+
+    public Trial {
+      boots = List.copyOf(boots);
+    }
+
+    /** A repetition without a record of the hosts' boots. */
+    public Trial(
+        int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
+      this(rep, warmup, status, error, values, List.of());
+    }
 
     /** The reported job's time, null when not measured. */
     public Double seconds() {
@@ -107,6 +123,9 @@ public record ReportData(
       return values.get(metric);
     }
   }
+
+  /** What one host ran during a trial (table {@code trial_hosts}). */
+  public record Boot(String host, String kernelRelease, String bootId, String cmdline) {}
 
   /** The statistics of one metric over the ok, non-warm-up trials of a cell. */
   public record Stat(String unit, Summary summary) {
