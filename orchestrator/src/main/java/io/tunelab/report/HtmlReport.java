@@ -248,6 +248,13 @@ public final class HtmlReport {
   }
 
   private static void notes(StringBuilder page, Report r) {
+    if (!r.boots().isEmpty()) {
+      page.append("<h2>").append(Html.escape(r.bootsHeading())).append("</h2>\n<ul>\n");
+      for (BootSpread b : r.boots()) {
+        page.append("<li>").append(Html.escape(b.text())).append("</li>\n");
+      }
+      page.append("</ul>\n");
+    }
     if (!r.failures().isEmpty()) {
       page.append("<h2>Failed trials</h2>\n<ul>\n");
       for (String f : r.failures()) {
