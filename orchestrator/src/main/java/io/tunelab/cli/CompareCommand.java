@@ -31,7 +31,11 @@ import picocli.CommandLine.Spec;
           + " two values of one axis within one experiment (the latest by default).",
       "Per row: base mean ±stddev%%, %%change, new mean ±stddev%%, * when Welch's t-test (n >= 3"
           + " on both sides) finds a difference at --alpha and the change exceeds --threshold,"
-          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow.",
+          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow."
+          + " A pair without an ok trial on one side shows a dash and is left out of TOTAL and"
+          + " geomean.",
+      "The header names both sides and, when the hosts booted with other kernel command lines"
+          + " on the two sides, each host's command lines.",
       "Exits 1 after printing when an experiment has trials that have not run."
     })
 final class CompareCommand implements Callable<Integer> {
@@ -46,7 +50,9 @@ final class CompareCommand implements Callable<Integer> {
       paramLabel = "NAME=BASE,NEW",
       description =
           "Compare two values of one axis within one experiment, e.g."
-              + " --axis scheduler=none,mq-deadline.")
+              + " --axis scheduler=none,mq-deadline or --axis"
+              + " server.kernel=6.1.0-47-amd64,6.1.0-50-amd64; NAME as in the matrix, as reports"
+              + " show it, or as the cell labels spell it; cells pair up on every other axis.")
   String axis;
 
   @Option(

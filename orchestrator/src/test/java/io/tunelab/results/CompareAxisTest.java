@@ -9,6 +9,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
+import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,14 @@ class CompareAxisTest {
         "compare/kernel-axis.csv", compare("--axis", KERNELS, "--format", "csv"));
     GoldenFiles.assertMatches(
         "compare/kernel-axis.json", compare("--axis", KERNELS, "--format", "json"));
+  }
+
+  @Test
+  void theReportsGuideShowsTheTableAsItIs() {
+    String guide = RepoFiles.read(RepoFiles.repoRoot().resolve("docs/reports.md"));
+    String golden = RepoFiles.read(RepoFiles.testResources("compare/kernel-axis.txt"));
+    String shown = golden.substring(0, golden.indexOf("warnings:\n"));
+    assertTrue(guide.contains(shown), "docs/reports.md shows compare/kernel-axis.txt");
   }
 
   @Test
