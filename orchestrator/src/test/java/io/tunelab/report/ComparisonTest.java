@@ -281,6 +281,46 @@ class ComparisonTest {
   }
 
   @Test
+  void twoExperimentsShowTheCommandLinesThatDifferAndOnlyThose() {
+    ReportData base =
+        experiment(1, "6.1", List.of(booted(cell(1, "128", "64M", 100, 101, 99), "ro quiet")));
+    ReportData next =
+        experiment(
+            2, "6.6", List.of(booted(cell(1, "128", "64M", 100, 101, 99), "ro quiet nosmt")));
+    ReportData unrecorded = experiment(3, "6.6", List.of(cell(1, "128", "64M", 100, 101, 99)));
+
+    Comparison c = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT);
+    Comparison old = Comparison.experiments(base, unrecorded, "mib_per_s", Options.DEFAULT);
+    Comparison same = Comparison.experiments(base, base, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(List.of("srv1"), c.cmdlineHosts());
+    String text = ReportFormat.TEXT.render(c);
+    assertTrue(
+        text.contains("\ncmdline srv1 base: ro quiet\ncmdline srv1 new:  ro quiet nosmt\n"), text);
+    assertFalse(text.contains("cli1"), text);
+    assertTrue(ReportFormat.TEXT.render(old).contains("\ncmdline srv1 new:  (not recorded)\n"));
+    assertEquals(List.of(), same.cmdlineHosts());
+  }
+
+  /** The cell with its trials run on a server booted with {@code cmdline}, the client as ever. */
+  private static Cell booted(Cell c, String cmdline) {
+    List<Trial> trials = new ArrayList<>();
+    for (Trial t : c.trials()) {
+      trials.add(
+          new Trial(
+              t.rep(),
+              t.warmup(),
+              t.status(),
+              t.error(),
+              t.values(),
+              List.of(
+                  new ReportData.Boot("cli1", "6.1", "c1", "ro"),
+                  new ReportData.Boot("srv1", "6.x", "s" + t.rep(), cmdline))));
+    }
+    return new Cell(c.ordinal(), c.label(), c.params(), trials, c.stats());
+  }
+
+  @Test
   void badOptionsAreRefused() {
     assertThrows(TunelabException.class, () -> new Options(0, 1, 0.95));
     assertThrows(TunelabException.class, () -> new Options(0.05, -1, 0.95));
