@@ -2,12 +2,14 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison;
+import io.tunelab.report.HtmlComparison;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,6 +93,12 @@ final class CompareCommand implements Callable<Integer> {
       description = "text (default), md, csv or json.")
   String format;
 
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Write the comparison as one self-contained HTML page to FILE.")
+  Path html;
+
   @Mixin DatabaseOption db;
 
   @Spec CommandSpec spec;
@@ -132,8 +140,13 @@ final class CompareCommand implements Callable<Integer> {
         comparison = Comparison.axis(data, axis, chosenMetric(data), options);
       }
     }
-    spec.commandLine().getOut().print(chosen.render(comparison));
     PrintWriter err = spec.commandLine().getErr();
+    if (html != null) {
+      ReportCommand.write(html, HtmlComparison.render(comparison));
+      err.println("tunelab: wrote " + html);
+    } else {
+      spec.commandLine().getOut().print(chosen.render(comparison));
+    }
     int code = 0;
     for (ReportData d : sides) {
       code = Math.max(code, ReportCommand.unfinished(d, err));

@@ -39,14 +39,7 @@ public final class HtmlReport {
     Charts drawn = charts(report, groupAxis);
     List<BarChart> charts = drawn.shown();
     StringBuilder page = new StringBuilder();
-    page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    // Nothing may load from anywhere: the page works from a mail attachment or an air-gapped lab.
-    page.append(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
-            + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
-    page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    page.append("<title>tunelab report: ").append(Html.escape(data.name())).append("</title>\n");
-    page.append("<style>\n").append(STYLE).append("</style>\n</head>\n");
+    head(page, "tunelab report: " + data.name());
     page.append("<body data-tunelab-check=\"pending\" data-charts=\"")
         .append(charts.size())
         .append("\">\n");
@@ -269,6 +262,18 @@ public final class HtmlReport {
       }
       page.append("</pre>\n");
     }
+  }
+
+  /** The page's start up to its body: self-contained, titled {@code title}, with the style. */
+  static void head(StringBuilder page, String title) {
+    page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // Nothing may load from anywhere: the page works from a mail attachment or an air-gapped lab.
+    page.append(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
+            + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
+    page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    page.append("<title>").append(Html.escape(title)).append("</title>\n");
+    page.append("<style>\n").append(STYLE).append("</style>\n</head>\n");
   }
 
   private static final String STYLE =

@@ -63,8 +63,8 @@ final class MarkdownOutput {
       out.append("- ").append(escape(line)).append('\n');
     }
     out.append('\n');
-    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
-    List<Boolean> right = List.of(true, true, true, false, true, true, false);
+    List<String> header = TextOutput.COMPARISON_COLUMNS;
+    List<Boolean> right = TextOutput.COMPARISON_RIGHT;
     List<List<String>> rows = new ArrayList<>();
     for (Comparison.Line l : c.lines()) {
       rows.add(TextOutput.comparisonCells(l));

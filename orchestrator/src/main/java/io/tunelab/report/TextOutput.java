@@ -14,6 +14,13 @@ import java.util.Map;
 
 /** Fixed-width plain text, fit for a mailing list: reports and comparisons. */
 final class TextOutput {
+  /** The columns of a comparison's table, in every format. */
+  static final List<String> COMPARISON_COLUMNS =
+      List.of("base", "%change", "new", "", "p", "n", "label");
+
+  /** Which of {@link #COMPARISON_COLUMNS} are right-aligned. */
+  static final List<Boolean> COMPARISON_RIGHT = List.of(true, true, true, false, true, true, false);
+
   private TextOutput() {}
 
   static String report(Report r) {
@@ -89,8 +96,11 @@ final class TextOutput {
       out.append(line).append('\n');
     }
     out.append('\n');
-    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
-    boolean[] right = {true, true, true, false, true, true, false};
+    List<String> header = COMPARISON_COLUMNS;
+    boolean[] right = new boolean[header.size()];
+    for (int i = 0; i < right.length; i++) {
+      right[i] = COMPARISON_RIGHT.get(i);
+    }
     List<List<String>> rows = new ArrayList<>();
     for (Comparison.Line l : c.lines()) {
       rows.add(TextOutput.comparisonCells(l));

@@ -10,6 +10,7 @@ import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,19 @@ class CompareAxisTest {
         "compare/kernel-axis.csv", compare("--axis", KERNELS, "--format", "csv"));
     GoldenFiles.assertMatches(
         "compare/kernel-axis.json", compare("--axis", KERNELS, "--format", "json"));
+  }
+
+  @Test
+  void anHtmlPageToAttachToAMail() throws Exception {
+    Path page = dir.resolve("kernels.html");
+    Cli.Result r = run("--axis", KERNELS, "--html", page.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals("", r.out());
+    assertEquals("tunelab: wrote " + page + "\n", r.err());
+    String html = Files.readString(page);
+    GoldenFiles.assertMatches("compare/kernel-axis.html", html);
+    assertTrue(html.contains("content=\"default-src 'none';"), html);
   }
 
   @Test
