@@ -4,6 +4,7 @@ import io.tunelab.report.BarChart.Bar;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Value;
 import io.tunelab.stats.Direction;
+import io.tunelab.stats.Interval;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
@@ -86,7 +87,8 @@ public final class HtmlReport {
         + r.metric()
         + unit
         + " over the ok repetitions (warm-ups left out); error bars: ± population standard"
-        + " deviation; "
+        + " deviation; grey bands: 95 % confidence interval of the mean (n >= 2); dots: the"
+        + " repetitions; "
         + Direction.of(r.metric()).text()
         + ".";
   }
@@ -144,6 +146,11 @@ public final class HtmlReport {
         Stat s = c.stats().get(metric);
         Map<String, Bar> bars = bySeries.computeIfAbsent(series, k -> new LinkedHashMap<>());
         if (s != null) {
+          Interval ci = s.summary().meanInterval(0.95);
+          List<Double> points = new ArrayList<>();
+          for (double v : c.values(metric)) {
+            points.add(v);
+          }
           bars.put(
               at,
               new Bar(
@@ -158,7 +165,16 @@ public final class HtmlReport {
                       + (unit == null ? "" : " " + unit)
                       + " (n = "
                       + s.n()
-                      + ")"));
+                      + (ci.known()
+                          ? "; 95 % CI "
+                              + Numbers.fixed(ci.low())
+                              + " to "
+                              + Numbers.fixed(ci.high())
+                          : "")
+                      + ")",
+                  ci.low(),
+                  ci.high(),
+                  points));
         }
       }
       List<String> series = List.copyOf(bySeries.keySet());
@@ -294,6 +310,8 @@ public final class HtmlReport {
       svg line.grid { stroke: #ddd; stroke-width: 1; }
       svg line.axis { stroke: #444; stroke-width: 1; }
       svg path.error { stroke: #222; stroke-width: 1.5; fill: none; }
+      svg rect.ci { fill: #888; fill-opacity: .55; }
+      svg circle.point { fill: #222; stroke: #fff; stroke-width: 1; }
       .caption { font-size: .9em; color: #555; }
       table { border-collapse: collapse; font-family: monospace; font-size: 13px; }
       th, td { padding: 2px 10px; border-bottom: 1px solid #eee; text-align: left; }
