@@ -80,8 +80,9 @@ class CompareAxisTest {
     assertEquals("", r.out());
     assertEquals("tunelab: wrote " + page + "\n", r.err());
     String html = Files.readString(page);
-    GoldenFiles.assertMatches("compare/kernel-axis.html", html);
     assertTrue(html.contains("content=\"default-src 'none';"), html);
+    // The body: the style is report --html's and may change on its own.
+    GoldenFiles.assertMatches("compare/kernel-axis.html", html.substring(html.indexOf("<body>")));
   }
 
   @Test
