@@ -275,6 +275,20 @@ public record Report(
   // Several jobs name themselves above their columns.
   private static List<String> preamble(ReportData data, boolean severalJobs) {
     List<String> lines = new ArrayList<>();
+    ReportData.About about = data.about();
+    if (about.description() != null && !about.description().isBlank()) {
+      lines.add("description: " + about.description().strip());
+    }
+    List<String> run = new ArrayList<>();
+    if (about.startedAt() != null && about.startedAt().length() >= 16) {
+      run.add("started " + about.startedAt().substring(0, 16).replace('T', ' ') + " UTC");
+    }
+    if (about.toolVersion() != null) {
+      run.add("tunelab " + about.toolVersion());
+    }
+    if (!run.isEmpty()) {
+      lines.add("run: " + String.join(", ", run));
+    }
     if (!data.hosts().isEmpty()) {
       List<String> hosts = new ArrayList<>();
       for (ReportData.Host h : data.hosts()) {

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param cells by ordinal
  * @param shown the metrics of {@code job} asked to be shown, in order; empty for the default
  * @param overrides the {@code --set NAME=VALUE} the experiment ran with, in order
+ * @param about when and by which tunelab it ran, and what its matrix says it is
  */
 public record ReportData(
     long experimentId,
@@ -28,10 +29,50 @@ public record ReportData(
     List<String> paramNames,
     List<Cell> cells,
     List<String> shown,
-    Map<String, String> overrides) {
+    Map<String, String> overrides,
+    About about) {
 
   public ReportData {
     shown = List.copyOf(shown);
+  }
+
+  /** The data of an experiment whose date, version and description are not known. */
+  public ReportData(
+      long experimentId,
+      String name,
+      ExperimentStatus status,
+      List<Host> hosts,
+      TrialCounts counts,
+      String job,
+      List<String> jobs,
+      Map<String, String> units,
+      List<String> paramNames,
+      List<Cell> cells,
+      List<String> shown,
+      Map<String, String> overrides) {
+    this(
+        experimentId,
+        name,
+        status,
+        hosts,
+        counts,
+        job,
+        jobs,
+        units,
+        paramNames,
+        cells,
+        shown,
+        overrides,
+        About.UNKNOWN);
+  }
+
+  /**
+   * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
+   * created it and its matrix's description, each null when not recorded.
+   */
+  public record About(String startedAt, String toolVersion, String description) {
+    /** Nothing recorded. */
+    public static final About UNKNOWN = new About(null, null, null);
   }
 
   /** The data of an experiment run without overrides. */

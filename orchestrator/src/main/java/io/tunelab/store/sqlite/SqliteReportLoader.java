@@ -67,12 +67,20 @@ final class SqliteReportLoader {
       }
     }
     Map<String, String> overrides;
+    ReportData.About about;
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT " + SqliteExperiments.overridesColumn(db) + " FROM experiments WHERE id = ?")) {
+            "SELECT "
+                + SqliteExperiments.overridesColumn(db)
+                + ", started_at, tool_version, description FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
-        overrides = SqliteExperiments.overrides(rs.next() ? rs.getString(1) : null);
+        boolean found = rs.next();
+        overrides = SqliteExperiments.overrides(found ? rs.getString(1) : null);
+        about =
+            found
+                ? new ReportData.About(rs.getString(2), rs.getString(3), rs.getString(4))
+                : ReportData.About.UNKNOWN;
       }
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
@@ -114,7 +122,8 @@ final class SqliteReportLoader {
               List.copyOf(paramNames),
               cells,
               pick.shown(),
-              overrides));
+              overrides,
+              about));
     }
     return loaded;
   }
