@@ -2,12 +2,14 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison;
+import io.tunelab.report.HtmlComparison;
 import io.tunelab.report.ReportFormat;
 import io.tunelab.store.ExperimentFinder;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +33,11 @@ import picocli.CommandLine.Spec;
           + " two values of one axis within one experiment (the latest by default).",
       "Per row: base mean ±stddev%%, %%change, new mean ±stddev%%, * when Welch's t-test (n >= 3"
           + " on both sides) finds a difference at --alpha and the change exceeds --threshold,"
-          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow.",
+          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow."
+          + " A pair without an ok trial on one side shows a dash and is left out of TOTAL and"
+          + " geomean.",
+      "The header names both sides and, when the hosts booted with other kernel command lines"
+          + " on the two sides, each host's command lines.",
       "Exits 1 after printing when an experiment has trials that have not run."
     })
 final class CompareCommand implements Callable<Integer> {
@@ -46,7 +52,9 @@ final class CompareCommand implements Callable<Integer> {
       paramLabel = "NAME=BASE,NEW",
       description =
           "Compare two values of one axis within one experiment, e.g."
-              + " --axis scheduler=none,mq-deadline.")
+              + " --axis scheduler=none,mq-deadline or --axis"
+              + " server.kernel=6.1.0-47-amd64,6.1.0-50-amd64; NAME as in the matrix, as reports"
+              + " show it, or as the cell labels spell it; cells pair up on every other axis.")
   String axis;
 
   @Option(
@@ -84,6 +92,12 @@ final class CompareCommand implements Callable<Integer> {
       completionCandidates = FormatCandidates.Report.class,
       description = "text (default), md, csv or json.")
   String format;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Write the comparison as one self-contained HTML page to FILE.")
+  Path html;
 
   @Mixin DatabaseOption db;
 
@@ -126,8 +140,13 @@ final class CompareCommand implements Callable<Integer> {
         comparison = Comparison.axis(data, axis, chosenMetric(data), options);
       }
     }
-    spec.commandLine().getOut().print(chosen.render(comparison));
     PrintWriter err = spec.commandLine().getErr();
+    if (html != null) {
+      ReportCommand.write(html, HtmlComparison.render(comparison));
+      err.println("tunelab: wrote " + html);
+    } else {
+      spec.commandLine().getOut().print(chosen.render(comparison));
+    }
     int code = 0;
     for (ReportData d : sides) {
       code = Math.max(code, ReportCommand.unfinished(d, err));

@@ -1,6 +1,7 @@
 package io.tunelab.report;
 
 import io.tunelab.TunelabException;
+import io.tunelab.yaml.DidYouMean;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,13 +50,24 @@ public final class AxisNames {
     if (matches.size() == 1) {
       return matches.get(0);
     }
-    throw new TunelabException(
+    List<String> spellings = new ArrayList<>(names);
+    spellings.addAll(shownAll());
+    throw unknown(given, where, spellings);
+  }
+
+  /**
+   * The failure for an axis {@code given} that is none of them: exit code 2, the axes there are,
+   * and the closest of {@code spellings} when one is close.
+   */
+  TunelabException unknown(String given, String where, Iterable<String> spellings) {
+    return new TunelabException(
         TunelabException.BAD_INPUT,
         where
             + " has no axis '"
             + given
             + "'"
-            + (names.isEmpty() ? "" : " (axes: " + String.join(", ", shownAll()) + ")"));
+            + (names.isEmpty() ? "" : " (axes: " + String.join(", ", shownAll()) + ")")
+            + DidYouMean.hint(given, spellings));
   }
 
   /** {@code name=value/name=value} of the given axes, as cell labels are written. */

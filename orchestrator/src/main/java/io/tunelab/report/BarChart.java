@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * A grouped bar chart as inline SVG: one cluster per group (a value of the grouping axis), one
- * coloured bar per series in each cluster, the mean as the bar and the standard deviation as an
- * error bar. Drawn here, so the page needs no script, font or network to show it.
+ * coloured bar per series in each cluster, the mean as the bar, the standard deviation as an error
+ * bar, the 95 % confidence interval of the mean as a grey band beside it and every repetition as a
+ * dot. Drawn here, so the page needs no script, font or network to show it.
  *
  * @param values {@code values.get(series).get(group)}, null where there is no measurement
  */
@@ -19,8 +20,27 @@ public record BarChart(
     List<String> series,
     List<List<Bar>> values) {
 
-  /** One bar: the mean, its error (a standard deviation) and how many values it summarises. */
-  public record Bar(double mean, double error, int n, String label) {}
+  /**
+   * One bar: the mean, its error (a standard deviation), how many values it summarises, the
+   * confidence interval of the mean (NaN ends when unknown) and the values themselves.
+   */
+  public record Bar(
+      double mean,
+      double error,
+      int n,
+      String label,
+      double low,
+      double high,
+      List<Double> points) {
+    public Bar {
+      points = List.copyOf(points);
+    }
+
+    /** A bar without interval or points. */
+    public Bar(double mean, double error, int n, String label) {
+      this(mean, error, n, label, Double.NaN, Double.NaN, List.of());
+    }
+  }
 
   // Okabe & Ito's palette: distinguishable with the common colour-vision deficiencies.
   static final List<String> COLOURS =
@@ -115,6 +135,28 @@ public record BarChart(
                   "middle",
                   "n=" + bar.n()));
         }
+        if (!Double.isNaN(bar.low())) {
+          double ciX = x + barWidth * 0.75;
+          svg.append(
+              String.format(
+                  Locale.ROOT,
+                  "<rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+                  ciX - Math.min(3, barWidth / 10),
+                  y(bar.high(), top),
+                  Math.max(1, Math.min(6, barWidth / 5)),
+                  Math.max(1, y(Math.max(0, bar.low()), top) - y(bar.high(), top))));
+        }
+        for (int p = 0; p < bar.points().size(); p++) {
+          // Spread across the bar's middle half, so that equal values stay apart.
+          double px =
+              x + barWidth * (0.25 + 0.5 * (p + 0.5) / bar.points().size()) - barWidth * 0.125;
+          svg.append(
+              String.format(
+                  Locale.ROOT,
+                  "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
+                  px,
+                  y(Math.max(0, bar.points().get(p)), top)));
+        }
         if (bar.error() > 0) {
           double cx = x + barWidth / 2;
           double lo = y(Math.max(0, bar.mean() - bar.error()), top);
@@ -175,6 +217,12 @@ public record BarChart(
       for (Bar b : row) {
         if (b != null) {
           max = Math.max(max, b.mean() + Math.max(0, b.error()));
+          if (!Double.isNaN(b.high())) {
+            max = Math.max(max, b.high());
+          }
+          for (double p : b.points()) {
+            max = Math.max(max, p);
+          }
         }
       }
     }

@@ -10,12 +10,13 @@ import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Two sets of cells side by side: the same matrix run twice (two kernels), or two values of one
@@ -26,11 +27,13 @@ import java.util.TreeMap;
  * @param next the right side, compared with the base
  * @param labelAxes the axes that name a row, as written
  * @param rows matched rows measured on both sides, in the base's cell order
+ * @param lines the table: {@code rows} and, where they were, the {@link Gap}s
  * @param total the sums of each side's means and their %change
  * @param geomean the geometric means of each side's means and of the ratios, as a %change
  * @param onlyInBase labels of base cells with no match on the other side
  * @param onlyInNew labels of new cells with no match in the base
- * @param unmeasured labels of matched cells without a value on one side or both
+ * @param unmeasured labels of matched cells without a value on one side or both, each followed by
+ *     which side lacks it
  */
 public record Comparison(
     Side base,
@@ -43,6 +46,7 @@ public record Comparison(
     AxisNames axes,
     List<String> labelAxes,
     List<Row> rows,
+    List<Line> lines,
     Aggregate total,
     Aggregate geomean,
     List<String> onlyInBase,
@@ -82,9 +86,31 @@ public record Comparison(
 
   /**
    * One side: what people call it ({@code experiment 3 readahead (finished)} or {@code
-   * scheduler=none}) and a detail line (hosts and kernels, or the experiment).
+   * scheduler=none}), a detail line (hosts and kernels, or the experiment), and the kernel command
+   * lines each host booted with over the side's trials, by host (empty when not recorded).
    */
-  public record Side(String name, String detail, ReportData data) {}
+  public record Side(
+      String name, String detail, ReportData data, Map<String, List<String>> cmdlines) {}
+
+  /** A line of the table: a compared {@link Row} or a {@link Gap}. */
+  public sealed interface Line permits Row, Gap {
+    /** The other axes' values. */
+    String label();
+
+    /** The other axes' values by axis as shown. */
+    Map<String, String> params();
+  }
+
+  /**
+   * A matched pair of cells of which one side or both have no value of the metric (no ok trial):
+   * shown with a dash, left out of TOTAL, geomean and the verdicts.
+   *
+   * @param base the base's statistics, null when it has none
+   * @param next the new side's statistics, null when it has none
+   */
+  public record Gap(
+      String label, Map<String, String> params, Cell baseCell, Cell newCell, Stat base, Stat next)
+      implements Line {}
 
   /**
    * One matched row.
@@ -104,7 +130,8 @@ public record Comparison(
       double change,
       Welch welch,
       boolean significant,
-      String verdict) {
+      String verdict)
+      implements Line {
 
     /** {@code *} or {@code ~}. */
     public String marker() {
@@ -138,8 +165,8 @@ public record Comparison(
               + ")");
     }
     return build(
-        new Side(experimentName(base), hostLine(base), base),
-        new Side(experimentName(next), hostLine(next), next),
+        new Side(experimentName(base), hostLine(base), base, cmdlines(base.cells())),
+        new Side(experimentName(next), hostLine(next), next, cmdlines(next.cells())),
         base.cells(),
         next.cells(),
         null,
@@ -148,40 +175,11 @@ public record Comparison(
   }
 
   /**
-   * Compares two values of one axis given as {@code NAME=BASE,NEW} ({@code --axis}). The name may
-   * itself hold {@code =}: the split is at the first {@code =} after which a known axis ends.
+   * Compares two values of one axis given as {@code NAME=BASE,NEW} ({@code --axis}); see {@link
+   * AxisPair} for the names it takes and what it refuses.
    */
   public static Comparison axis(ReportData data, String spec, String metric, Options o) {
-    AxisNames axes = new AxisNames(data.paramNames());
-    String where = "experiment " + data.experimentId() + " (" + data.name() + ")";
-    int eq = spec.indexOf('=');
-    String name = null;
-    for (int i = eq; i >= 0; i = spec.indexOf('=', i + 1)) {
-      String candidate = spec.substring(0, i);
-      if (data.paramNames().contains(candidate)
-          || data.paramNames().stream().anyMatch(a -> axes.shown(a).equals(candidate))) {
-        name = candidate;
-        eq = i;
-        break;
-      }
-    }
-    if (eq < 0) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "--axis takes NAME=BASE,NEW, e.g. scheduler=none,mq-deadline");
-    }
-    if (name == null) {
-      axes.resolve(spec.substring(0, eq), where); // fails naming the axes there are
-    }
-    String[] values = spec.substring(eq + 1).split(",", -1);
-    if (values.length != 2 || values[0].isEmpty() || values[1].isEmpty()) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "--axis takes NAME=BASE,NEW with exactly two values separated by a comma, not '"
-              + spec
-              + "'");
-    }
-    return axis(data, name, values[0], values[1], metric, o);
+    return axis(data, AxisPair.parse(data, spec), metric, o);
   }
 
   /**
@@ -190,41 +188,20 @@ public record Comparison(
    */
   public static Comparison axis(
       ReportData data, String axis, String baseValue, String newValue, String metric, Options o) {
+    return axis(data, AxisPair.of(data, axis, baseValue, newValue), metric, o);
+  }
+
+  private static Comparison axis(ReportData data, AxisPair pair, String metric, Options o) {
     AxisNames axes = new AxisNames(data.paramNames());
-    String where = "experiment " + data.experimentId() + " (" + data.name() + ")";
-    String name = axes.resolve(axis, where);
-    Set<String> values = new LinkedHashSet<>();
-    for (Cell c : data.cells()) {
-      values.add(c.params().getOrDefault(name, "-"));
-    }
-    for (String v : List.of(baseValue, newValue)) {
-      if (!values.contains(v)) {
-        throw new TunelabException(
-            TunelabException.BAD_INPUT,
-            "axis "
-                + axes.shown(name)
-                + " of "
-                + where
-                + " has no value '"
-                + v
-                + "' (values: "
-                + String.join(", ", values)
-                + ")");
-      }
-    }
-    if (baseValue.equals(newValue)) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT,
-          "--axis needs two different values, not " + baseValue + " twice");
-    }
+    String name = pair.axis();
     List<Cell> left =
-        data.cells().stream().filter(c -> baseValue.equals(c.params().get(name))).toList();
+        data.cells().stream().filter(c -> pair.base().equals(c.params().get(name))).toList();
     List<Cell> right =
-        data.cells().stream().filter(c -> newValue.equals(c.params().get(name))).toList();
+        data.cells().stream().filter(c -> pair.next().equals(c.params().get(name))).toList();
     String detail = experimentName(data);
     return build(
-        new Side(axes.shown(name) + "=" + baseValue, detail, data),
-        new Side(axes.shown(name) + "=" + newValue, detail, data),
+        new Side(axes.shown(name) + "=" + pair.base(), detail, data, cmdlines(left)),
+        new Side(axes.shown(name) + "=" + pair.next(), detail, data, cmdlines(right)),
         left,
         right,
         name,
@@ -250,6 +227,7 @@ public record Comparison(
     }
     Direction direction = Direction.of(metric);
     List<Row> rows = new ArrayList<>();
+    List<Line> lines = new ArrayList<>();
     List<String> onlyInBase = new ArrayList<>();
     List<String> unmeasured = new ArrayList<>();
     List<Cell> baseMatched = new ArrayList<>();
@@ -266,11 +244,14 @@ public record Comparison(
       if (sb == null || sn == null) {
         unmeasured.add(
             label + " (" + (sb == null ? sn == null ? "neither side" : "base" : "new") + ")");
+        lines.add(new Gap(label, shownParams(axes, b.params(), labelAxes), b, n, sb, sn));
         continue;
       }
       baseMatched.add(b);
       newMatched.add(n);
-      rows.add(row(label, shownParams(axes, b.params(), labelAxes), b, n, sb, sn, direction, o));
+      Row row = row(label, shownParams(axes, b.params(), labelAxes), b, n, sb, sn, direction, o);
+      rows.add(row);
+      lines.add(row);
     }
     List<String> onlyInNew = new ArrayList<>();
     for (Cell n : newByKey.values()) {
@@ -304,6 +285,7 @@ public record Comparison(
         axes,
         List.copyOf(labelAxes),
         List.copyOf(rows),
+        List.copyOf(lines),
         total(rows),
         geomean(rows),
         List.copyOf(onlyInBase),
@@ -391,6 +373,35 @@ public record Comparison(
   private static String experimentName(ReportData d) {
     return String.format(
         Locale.ROOT, "experiment %d %s (%s)", d.experimentId(), d.name(), d.status().text());
+  }
+
+  /** The distinct command lines per host over the trials of {@code cells}, both sorted. */
+  private static Map<String, List<String>> cmdlines(List<Cell> cells) {
+    Map<String, Set<String>> byHost = new TreeMap<>();
+    for (Cell c : cells) {
+      for (ReportData.Trial t : c.trials()) {
+        for (ReportData.Boot b : t.boots()) {
+          byHost.computeIfAbsent(b.host(), h -> new TreeSet<>()).add(b.cmdline());
+        }
+      }
+    }
+    Map<String, List<String>> cmdlines = new LinkedHashMap<>();
+    byHost.forEach((host, lines) -> cmdlines.put(host, List.copyOf(lines)));
+    return cmdlines;
+  }
+
+  /** The hosts whose command lines differ between the two sides, sorted. */
+  public List<String> cmdlineHosts() {
+    Set<String> hosts = new TreeSet<>(base.cmdlines().keySet());
+    hosts.addAll(next.cmdlines().keySet());
+    return hosts.stream()
+        .filter(h -> !Objects.equals(base.cmdlines().get(h), next.cmdlines().get(h)))
+        .toList();
+  }
+
+  /** How many lines of the table have no value on a side: shown with a dash, not summed. */
+  public int gaps() {
+    return lines.size() - rows.size();
   }
 
   private static String hostLine(ReportData d) {

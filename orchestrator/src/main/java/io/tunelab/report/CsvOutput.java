@@ -92,12 +92,20 @@ final class CsvOutput {
             "df",
             "verdict"));
     out.append(Csv.line(unique(header)));
-    for (Row r : c.rows()) {
+    for (Comparison.Line l : c.lines()) {
       List<String> f = new ArrayList<>();
-      f.add(r.label());
+      f.add(l.label());
       for (String p : params) {
-        f.add(r.params().getOrDefault(p, ""));
+        f.add(l.params().getOrDefault(p, ""));
       }
+      if (l instanceof Comparison.Gap g) {
+        side(f, g.base());
+        side(f, g.next());
+        f.addAll(List.of("", "", "", "", "", "none"));
+        out.append(Csv.line(f));
+        continue;
+      }
+      Row r = (Row) l;
       side(f, r.base());
       side(f, r.next());
       f.add(Numbers.exact(r.change()));
@@ -114,6 +122,10 @@ final class CsvOutput {
   }
 
   private static void side(List<String> f, Stat s) {
+    if (s == null) {
+      f.addAll(List.of("", "", "", "0"));
+      return;
+    }
     f.add(Numbers.exact(s.mean()));
     f.add(Numbers.exact(s.stddevPop()));
     f.add(Numbers.exact(s.summary().stddevSamp()));

@@ -4,6 +4,7 @@ import io.tunelab.report.BarChart.Bar;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Value;
 import io.tunelab.stats.Direction;
+import io.tunelab.stats.Interval;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
@@ -39,14 +40,7 @@ public final class HtmlReport {
     Charts drawn = charts(report, groupAxis);
     List<BarChart> charts = drawn.shown();
     StringBuilder page = new StringBuilder();
-    page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    // Nothing may load from anywhere: the page works from a mail attachment or an air-gapped lab.
-    page.append(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
-            + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
-    page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    page.append("<title>tunelab report: ").append(Html.escape(data.name())).append("</title>\n");
-    page.append("<style>\n").append(STYLE).append("</style>\n</head>\n");
+    head(page, "tunelab report: " + data.name());
     page.append("<body data-tunelab-check=\"pending\" data-charts=\"")
         .append(charts.size())
         .append("\">\n");
@@ -93,7 +87,8 @@ public final class HtmlReport {
         + r.metric()
         + unit
         + " over the ok repetitions (warm-ups left out); error bars: ± population standard"
-        + " deviation; "
+        + " deviation; grey bands: 95 % confidence interval of the mean (n >= 2); dots: the"
+        + " repetitions; "
         + Direction.of(r.metric()).text()
         + ".";
   }
@@ -151,6 +146,11 @@ public final class HtmlReport {
         Stat s = c.stats().get(metric);
         Map<String, Bar> bars = bySeries.computeIfAbsent(series, k -> new LinkedHashMap<>());
         if (s != null) {
+          Interval ci = s.summary().meanInterval(0.95);
+          List<Double> points = new ArrayList<>();
+          for (double v : c.values(metric)) {
+            points.add(v);
+          }
           bars.put(
               at,
               new Bar(
@@ -165,7 +165,16 @@ public final class HtmlReport {
                       + (unit == null ? "" : " " + unit)
                       + " (n = "
                       + s.n()
-                      + ")"));
+                      + (ci.known()
+                          ? "; 95 % CI "
+                              + Numbers.fixed(ci.low())
+                              + " to "
+                              + Numbers.fixed(ci.high())
+                          : "")
+                      + ")",
+                  ci.low(),
+                  ci.high(),
+                  points));
         }
       }
       List<String> series = List.copyOf(bySeries.keySet());
@@ -248,6 +257,13 @@ public final class HtmlReport {
   }
 
   private static void notes(StringBuilder page, Report r) {
+    if (!r.boots().isEmpty()) {
+      page.append("<h2>").append(Html.escape(r.bootsHeading())).append("</h2>\n<ul>\n");
+      for (BootSpread b : r.boots()) {
+        page.append("<li>").append(Html.escape(b.text())).append("</li>\n");
+      }
+      page.append("</ul>\n");
+    }
     if (!r.failures().isEmpty()) {
       page.append("<h2>Failed trials</h2>\n<ul>\n");
       for (String f : r.failures()) {
@@ -262,6 +278,18 @@ public final class HtmlReport {
       }
       page.append("</pre>\n");
     }
+  }
+
+  /** The page's start up to its body: self-contained, titled {@code title}, with the style. */
+  static void head(StringBuilder page, String title) {
+    page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // Nothing may load from anywhere: the page works from a mail attachment or an air-gapped lab.
+    page.append(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
+            + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
+    page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    page.append("<title>").append(Html.escape(title)).append("</title>\n");
+    page.append("<style>\n").append(STYLE).append("</style>\n</head>\n");
   }
 
   private static final String STYLE =
@@ -282,6 +310,8 @@ public final class HtmlReport {
       svg line.grid { stroke: #ddd; stroke-width: 1; }
       svg line.axis { stroke: #444; stroke-width: 1; }
       svg path.error { stroke: #222; stroke-width: 1.5; fill: none; }
+      svg rect.ci { fill: #888; fill-opacity: .55; }
+      svg circle.point { fill: #222; stroke: #fff; stroke-width: 1; }
       .caption { font-size: .9em; color: #555; }
       table { border-collapse: collapse; font-family: monospace; font-size: 13px; }
       th, td { padding: 2px 10px; border-bottom: 1px solid #eee; text-align: left; }

@@ -86,6 +86,20 @@ final class JsonOutput {
     }
     doc.put("cells", cells);
     doc.put("failed_trials", failed(d));
+    if (!r.boots().isEmpty()) {
+      List<Map<String, Object>> boots = new ArrayList<>();
+      for (BootSpread b : r.boots()) {
+        Map<String, Object> cell = new LinkedHashMap<>();
+        cell.put("ordinal", b.ordinal());
+        cell.put("label", b.label());
+        cell.put("metric", r.metric());
+        cell.put("boots", b.boots());
+        cell.put("between_boot_sd", num(b.between()));
+        cell.put("within_boot_sd", num(b.within()));
+        boots.add(cell);
+      }
+      doc.put("boots", boots);
+    }
     if (several) {
       List<Map<String, Object>> all = new ArrayList<>();
       for (Report.JobMetric m : r.sideBySide()) {
@@ -184,6 +198,9 @@ final class JsonOutput {
     side.put("name", s.name());
     side.put("detail", s.detail());
     side.put("experiment", experiment(s.data()));
+    if (!s.cmdlines().isEmpty()) {
+      side.put("cmdlines", s.cmdlines());
+    }
     return side;
   }
 

@@ -1,6 +1,5 @@
 package io.tunelab.report;
 
-import io.tunelab.report.Comparison.Row;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Value;
 import java.util.ArrayList;
@@ -33,6 +32,13 @@ final class MarkdownOutput {
       table(out, header, right, rows);
       out.append('\n');
     }
+    if (!r.boots().isEmpty()) {
+      out.append(escape(r.bootsHeading())).append(":\n\n");
+      for (BootSpread b : r.boots()) {
+        out.append("- ").append(escape(b.text())).append('\n');
+      }
+      out.append('\n');
+    }
     if (!r.failures().isEmpty()) {
       out.append("failed trials:\n\n");
       for (String l : r.failures()) {
@@ -57,16 +63,19 @@ final class MarkdownOutput {
       out.append("- ").append(escape(line)).append('\n');
     }
     out.append('\n');
-    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
-    List<Boolean> right = List.of(true, true, true, false, true, true, false);
+    List<String> header = TextOutput.COMPARISON_COLUMNS;
+    List<Boolean> right = TextOutput.COMPARISON_RIGHT;
     List<List<String>> rows = new ArrayList<>();
-    for (Row r : c.rows()) {
-      rows.add(TextOutput.comparisonCells(r));
+    for (Comparison.Line l : c.lines()) {
+      rows.add(TextOutput.comparisonCells(l));
     }
     rows.add(TextOutput.aggregate(c.total(), c.rows().size(), "**TOTAL**"));
     rows.add(TextOutput.aggregate(c.geomean(), c.rows().size(), "**geomean**"));
     table(out, header, right, rows);
     out.append('\n');
+    if (c.gaps() > 0) {
+      out.append(escape(TextOutput.gapNote(c))).append("\n\n");
+    }
     List<String> footer = TextOutput.footer(c);
     out.append(escape(footer.get(0))).append("\n\n");
     list(out, footer.subList(1, footer.size()));

@@ -24,6 +24,8 @@ import java.util.Set;
  * @param classic whether the table has the classic columns (times, MiB/s, std, IOPS)
  * @param preamble lines between the headline and the legend (hosts, the job)
  * @param failures one line per failed trial
+ * @param boots between-boot against within-boot spread of {@code metric} per cell; empty unless
+ *     some cell's trials ran on several boots of a host
  * @param unfinished what has not run yet and how to run it, or null
  * @param sideBySide the jobs' metrics whose means stand side by side in the table, in column order;
  *     empty for a report of one job and one metric ({@code data}, {@code metric} and {@code
@@ -39,6 +41,7 @@ public record Report(
     String legend,
     Table table,
     List<String> failures,
+    List<BootSpread> boots,
     Warnings warnings,
     String unfinished,
     List<JobMetric> sideBySide) {
@@ -124,6 +127,7 @@ public record Report(
         legend,
         table,
         failures(data),
+        BootSpread.of(data, metric),
         Warnings.of(data.cells(), metric, unitOf(data, metric), Cell::label),
         unfinished(data),
         List.of());
@@ -163,9 +167,18 @@ public record Report(
         data.cells().isEmpty() ? null : tables.sideBySideLegend(shown),
         tables.sideBySide(shown, jobs.size() > 1),
         failures(data),
+        BootSpread.of(first.data(), first.metric()),
         first.warnings(),
         unfinished(data),
         List.copyOf(shown));
+  }
+
+  /** The heading of the boot spread lines: what they are about and how they are computed. */
+  public String bootsHeading() {
+    return "boots, "
+        + metric
+        + " (between: sample sd of the per-boot means; within: pooled sd of the trials around"
+        + " their boot's mean)";
   }
 
   /** Whether several jobs or metrics stand side by side. */
@@ -262,6 +275,20 @@ public record Report(
   // Several jobs name themselves above their columns.
   private static List<String> preamble(ReportData data, boolean severalJobs) {
     List<String> lines = new ArrayList<>();
+    ReportData.About about = data.about();
+    if (about.description() != null && !about.description().isBlank()) {
+      lines.add("description: " + about.description().strip());
+    }
+    List<String> run = new ArrayList<>();
+    if (about.startedAt() != null && about.startedAt().length() >= 16) {
+      run.add("started " + about.startedAt().substring(0, 16).replace('T', ' ') + " UTC");
+    }
+    if (about.toolVersion() != null) {
+      run.add("tunelab " + about.toolVersion());
+    }
+    if (!run.isEmpty()) {
+      lines.add("run: " + String.join(", ", run));
+    }
     if (!data.hosts().isEmpty()) {
       List<String> hosts = new ArrayList<>();
       for (ReportData.Host h : data.hosts()) {

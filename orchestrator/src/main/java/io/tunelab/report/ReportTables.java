@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.matrix.Sizes;
 import io.tunelab.report.Table.Absent;
 import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Column;
@@ -80,6 +81,9 @@ final class ReportTables {
     if (throughput) {
       text.append(iops ? "MiB/s, IOPS: means" : "MiB/s: mean")
           .append("; std: population standard deviation of MiB/s");
+      if (iops && largeBlocks()) {
+        text.append("; IOPS = MiB/s at bs=1M (MiB/s divided by bs in MiB)");
+      }
     } else {
       text.append("mean(s), std(s): mean and population standard deviation of the time");
     }
@@ -209,6 +213,29 @@ final class ReportTables {
     boolean warmups =
         data.cells().stream().flatMap(c -> c.trials().stream()).anyMatch(Trial::warmup);
     return warmups ? "; warm-up trials not shown" : "";
+  }
+
+  /**
+   * Whether some cell reads or writes in blocks of 1 MiB or more (an axis shown as {@code bs}),
+   * where IOPS is MiB/s itself or a fraction of it and easily mistaken for it.
+   */
+  private boolean largeBlocks() {
+    for (String axis : data.paramNames()) {
+      if (!axes.shown(axis).equals("bs")) {
+        continue;
+      }
+      for (Cell cell : data.cells()) {
+        String bs = cell.params().get(axis);
+        try {
+          if (bs != null && Sizes.parseBytes(bs) >= 1 << 20) {
+            return true;
+          }
+        } catch (IllegalArgumentException notASize) {
+          // a bs given as ${var} or text: no claim about it
+        }
+      }
+    }
+    return false;
   }
 
   private boolean hasStat(String name) {

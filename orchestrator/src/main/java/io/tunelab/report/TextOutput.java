@@ -7,12 +7,20 @@ import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** Fixed-width plain text, fit for a mailing list: reports and comparisons. */
 final class TextOutput {
+  /** The columns of a comparison's table, in every format. */
+  static final List<String> COMPARISON_COLUMNS =
+      List.of("base", "%change", "new", "", "p", "n", "label");
+
+  /** Which of {@link #COMPARISON_COLUMNS} are right-aligned. */
+  static final List<Boolean> COMPARISON_RIGHT = List.of(true, true, true, false, true, true, false);
+
   private TextOutput() {}
 
   static String report(Report r) {
@@ -58,6 +66,12 @@ final class TextOutput {
         out.append(line(row, width, right));
       }
     }
+    if (!r.boots().isEmpty()) {
+      out.append('\n').append(r.bootsHeading()).append(":\n");
+      for (BootSpread b : r.boots()) {
+        out.append("  ").append(b.text()).append('\n');
+      }
+    }
     if (!r.failures().isEmpty()) {
       out.append("\nfailed trials:\n");
       for (String l : r.failures()) {
@@ -82,11 +96,14 @@ final class TextOutput {
       out.append(line).append('\n');
     }
     out.append('\n');
-    List<String> header = List.of("base", "%change", "new", "", "p", "n", "label");
-    boolean[] right = {true, true, true, false, true, true, false};
+    List<String> header = COMPARISON_COLUMNS;
+    boolean[] right = new boolean[header.size()];
+    for (int i = 0; i < right.length; i++) {
+      right[i] = COMPARISON_RIGHT.get(i);
+    }
     List<List<String>> rows = new ArrayList<>();
-    for (Row r : c.rows()) {
-      rows.add(TextOutput.comparisonCells(r));
+    for (Comparison.Line l : c.lines()) {
+      rows.add(TextOutput.comparisonCells(l));
     }
     List<List<String>> summary = new ArrayList<>();
     summary.add(aggregate(c.total(), c.rows().size(), "TOTAL"));
@@ -110,6 +127,9 @@ final class TextOutput {
     for (List<String> row : summary) {
       out.append(line(row, width, right));
     }
+    if (c.gaps() > 0) {
+      out.append(gapNote(c)).append('\n');
+    }
     out.append('\n');
     for (String line : footer(c)) {
       out.append(line).append('\n');
@@ -124,6 +144,10 @@ final class TextOutput {
         "base: " + c.base().name() + (c.base().detail().isEmpty() ? "" : "; " + c.base().detail()));
     lines.add(
         "new:  " + c.next().name() + (c.next().detail().isEmpty() ? "" : "; " + c.next().detail()));
+    for (String host : c.cmdlineHosts()) {
+      cmdlines(lines, host, "base: ", c.base());
+      cmdlines(lines, host, "new:  ", c.next());
+    }
     lines.add(
         "metric: "
             + c.metric()
@@ -140,6 +164,26 @@ final class TextOutput {
             + Numbers.exact(c.options().threshold())
             + "%; ~ = not significant");
     return lines;
+  }
+
+  private static void cmdlines(List<String> lines, String host, String side, Comparison.Side s) {
+    List<String> booted = s.cmdlines().getOrDefault(host, List.of());
+    if (booted.isEmpty()) {
+      lines.add("cmdline " + host + " " + side + "(not recorded)");
+    }
+    for (String cmdline : booted) {
+      lines.add("cmdline " + host + " " + side + cmdline);
+    }
+  }
+
+  /** The note under a table with dashes: what they mean and that the sums leave them out. */
+  static String gapNote(Comparison c) {
+    int n = c.gaps();
+    return "-: no ok trial with "
+        + c.metric()
+        + " on that side; "
+        + (n == 1 ? "1 row" : n + " rows")
+        + " left out of TOTAL and geomean";
   }
 
   /** The verdicts, the regressions by name, and the warnings: the lines below a comparison. */
@@ -189,7 +233,6 @@ final class TextOutput {
     List<String> lines = new ArrayList<>();
     listed(lines, "only in the base", c.onlyInBase());
     listed(lines, "only in the new side", c.onlyInNew());
-    listed(lines, "not measured on both sides, left out", c.unmeasured());
     if (!c.baseWarnings().isEmpty()) {
       lines.add("  base:");
       lines.addAll(c.baseWarnings().lines("    "));
@@ -310,19 +353,37 @@ final class TextOutput {
     return String.join("  ", dashes).stripTrailing() + "\n";
   }
 
-  /** One compared row's cells: base ±%, %change, new ±%, marker, p, n, label. */
-  static List<String> comparisonCells(Row r) {
+  /** One line's cells: base ±%, %change, new ±%, marker, p, n, label; dashes where unmeasured. */
+  static List<String> comparisonCells(Comparison.Line line) {
+    if (line instanceof Comparison.Gap g) {
+      return List.of(
+          spread(g.base()),
+          "-",
+          spread(g.next()),
+          "",
+          "-",
+          n(g.base()) + "/" + n(g.next()),
+          g.label());
+    }
+    Row r = (Row) line;
     return List.of(
-        Numbers.fixed(r.base().mean())
-            + " "
-            + Numbers.relative(r.base().stddevPop(), r.base().mean()),
+        spread(r.base()),
         Numbers.percent(r.change()),
-        Numbers.fixed(r.next().mean())
-            + " "
-            + Numbers.relative(r.next().stddevPop(), r.next().mean()),
+        spread(r.next()),
         r.marker(),
         Numbers.p(r.p()),
         r.base().n() + "/" + r.next().n(),
         r.label());
+  }
+
+  /** {@code 62.668 ±2.3%}: the mean and the population standard deviation in %; - for none. */
+  private static String spread(Stat s) {
+    return s == null
+        ? "-"
+        : Numbers.fixed(s.mean()) + " " + Numbers.relative(s.stddevPop(), s.mean());
+  }
+
+  private static int n(Stat s) {
+    return s == null ? 0 : s.n();
   }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param cells by ordinal
  * @param shown the metrics of {@code job} asked to be shown, in order; empty for the default
  * @param overrides the {@code --set NAME=VALUE} the experiment ran with, in order
+ * @param about when and by which tunelab it ran, and what its matrix says it is
  */
 public record ReportData(
     long experimentId,
@@ -28,10 +29,50 @@ public record ReportData(
     List<String> paramNames,
     List<Cell> cells,
     List<String> shown,
-    Map<String, String> overrides) {
+    Map<String, String> overrides,
+    About about) {
 
   public ReportData {
     shown = List.copyOf(shown);
+  }
+
+  /** The data of an experiment whose date, version and description are not known. */
+  public ReportData(
+      long experimentId,
+      String name,
+      ExperimentStatus status,
+      List<Host> hosts,
+      TrialCounts counts,
+      String job,
+      List<String> jobs,
+      Map<String, String> units,
+      List<String> paramNames,
+      List<Cell> cells,
+      List<String> shown,
+      Map<String, String> overrides) {
+    this(
+        experimentId,
+        name,
+        status,
+        hosts,
+        counts,
+        job,
+        jobs,
+        units,
+        paramNames,
+        cells,
+        shown,
+        overrides,
+        About.UNKNOWN);
+  }
+
+  /**
+   * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
+   * created it and its matrix's description, each null when not recorded.
+   */
+  public record About(String startedAt, String toolVersion, String description) {
+    /** Nothing recorded. */
+    public static final About UNKNOWN = new About(null, null, null);
   }
 
   /** The data of an experiment run without overrides. */
@@ -92,10 +133,26 @@ public record ReportData(
 
   /**
    * One repetition. {@code values} holds the reported job's samples of the metrics that were loaded
-   * (by metric name); a metric that was not measured is absent.
+   * (by metric name); a metric that was not measured is absent. {@code boots} says what each host
+   * ran during it, by host name; empty where the store did not record it.
    */
   public record Trial(
-      int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
+      int rep,
+      boolean warmup,
+      TrialStatus status,
+      String error,
+      Map<String, Double> values,
+      List<Boot> boots) {
+
+    public Trial {
+      boots = List.copyOf(boots);
+    }
+
+    /** A repetition without a record of the hosts' boots. */
+    public Trial(
+        int rep, boolean warmup, TrialStatus status, String error, Map<String, Double> values) {
+      this(rep, warmup, status, error, values, List.of());
+    }
 
     /** The reported job's time, null when not measured. */
     public Double seconds() {
@@ -107,6 +164,9 @@ public record ReportData(
       return values.get(metric);
     }
   }
+
+  /** What one host ran during a trial (table {@code trial_hosts}). */
+  public record Boot(String host, String kernelRelease, String bootId, String cmdline) {}
 
   /** The statistics of one metric over the ok, non-warm-up trials of a cell. */
   public record Stat(String unit, Summary summary) {

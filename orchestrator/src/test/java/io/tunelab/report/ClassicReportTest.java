@@ -1,6 +1,7 @@
 package io.tunelab.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.stats.Summary;
@@ -11,6 +12,7 @@ import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialStatus;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -84,5 +86,43 @@ class ClassicReportTest {
     assertTrue(report.contains("\njob: dd.0\n"), report);
     assertTrue(report.contains("\n\n   t1  mean(s)  std(s)\n2.000    2.000   0.000\n\n"), report);
     assertTrue(report.endsWith("\n    cell 1: n = 1\n"), report);
+  }
+
+  @Test
+  void theIopsNoteIsThereOnlyWithABlockSizeOfOneMebibyteOrMore() {
+    assertTrue(render("512k", "1M").contains("; IOPS = MiB/s at bs=1M"));
+    assertTrue(render("4k", "2G").contains("; IOPS = MiB/s at bs=1M"));
+    assertFalse(render("4k", "512k").contains("IOPS ="));
+    assertFalse(render("4k", "${big}").contains("IOPS ="));
+  }
+
+  /** The classic report of two cells at these block sizes, with MiB/s and IOPS. */
+  private static String render(String... sizes) {
+    List<Cell> cells = new ArrayList<>();
+    for (String bs : sizes) {
+      Stat mib = new Stat("MiB/s", Summary.of(new double[] {100}));
+      Stat iops = new Stat("IO/s", Summary.of(new double[] {100}));
+      cells.add(
+          new Cell(
+              cells.size() + 1,
+              "bs=" + bs,
+              Map.of("bs", bs),
+              List.of(new Trial(1, false, TrialStatus.OK, null, Map.of("seconds", 1.0))),
+              Map.of("mib_per_s", mib, "iops", iops)));
+    }
+    ReportData data =
+        new ReportData(
+            1,
+            "sizes",
+            ExperimentStatus.FINISHED,
+            List.of(),
+            new TrialCounts(cells.size(), 0, 0, 0, 0),
+            "all",
+            List.of("all"),
+            Map.of("mib_per_s", "MiB/s", "iops", "IO/s"),
+            List.of("bs"),
+            cells,
+            List.of());
+    return ClassicReport.render(data);
   }
 }

@@ -226,6 +226,101 @@ class ComparisonTest {
   }
 
   @Test
+  void theAxisMayBeNamedAsItsCellsLabelIt() {
+    Cell a = cell(1, "128", "64M", 100, 101, 99);
+    Cell b = cell(2, "4096", "64M", 150, 151, 149);
+    ReportData data =
+        experiment(
+            1,
+            "6.1",
+            List.of(
+                new Cell(1, "ra=128/bs=64M", a.params(), a.trials(), a.stats()),
+                new Cell(2, "ra=4096/bs=64M", b.params(), b.trials(), b.stats())));
+
+    Comparison c = Comparison.axis(data, "ra=128,4096", "mib_per_s", Options.DEFAULT);
+
+    assertEquals("read_ahead_kb=128", c.base().name());
+    assertEquals(50.0, c.rows().get(0).change(), 1e-9);
+    TunelabException e =
+        assertThrows(
+            TunelabException.class,
+            () -> Comparison.axis(data, "rb=128,4096", "mib_per_s", Options.DEFAULT));
+    assertEquals(
+        "experiment 1 (loop-readahead) has no axis 'rb' (axes: read_ahead_kb, bs); did you mean"
+            + " 'ra'?",
+        e.getMessage());
+  }
+
+  @Test
+  void aPairWithoutValuesOnOneSideIsADashLineOutsideTheSums() {
+    ReportData data =
+        experiment(
+            1,
+            "6.1",
+            List.of(
+                cell(1, "128", "64M", 100, 101, 99),
+                cell(2, "128", "1M", 50, 50.5, 49.5),
+                cell(3, "512", "64M", 120, 121, 119),
+                cell(4, "512", "1M")));
+
+    Comparison c = Comparison.axis(data, "read_ahead_kb=128,512", "mib_per_s", Options.DEFAULT);
+
+    assertEquals(1, c.rows().size());
+    assertEquals(List.of("bs=64M", "bs=1M"), c.lines().stream().map(l -> l.label()).toList());
+    Comparison.Gap gap = (Comparison.Gap) c.lines().get(1);
+    assertEquals(50.0, gap.base().mean(), 1e-9);
+    assertNull(gap.next());
+    assertEquals(100.0, c.total().base(), 1e-9);
+    assertEquals(1, c.gaps());
+    assertEquals(List.of("bs=1M (new)"), c.unmeasured());
+    String text = ReportFormat.TEXT.render(c);
+    assertTrue(
+        text.contains(" 50.000 ±0.8%        -              -          -  3/0  bs=1M\n"), text);
+    assertTrue(
+        text.contains("-: no ok trial with mib_per_s on that side; 1 row left out of TOTAL"), text);
+  }
+
+  @Test
+  void twoExperimentsShowTheCommandLinesThatDifferAndOnlyThose() {
+    ReportData base =
+        experiment(1, "6.1", List.of(booted(cell(1, "128", "64M", 100, 101, 99), "ro quiet")));
+    ReportData next =
+        experiment(
+            2, "6.6", List.of(booted(cell(1, "128", "64M", 100, 101, 99), "ro quiet nosmt")));
+    ReportData unrecorded = experiment(3, "6.6", List.of(cell(1, "128", "64M", 100, 101, 99)));
+
+    Comparison c = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT);
+    Comparison old = Comparison.experiments(base, unrecorded, "mib_per_s", Options.DEFAULT);
+    Comparison same = Comparison.experiments(base, base, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(List.of("srv1"), c.cmdlineHosts());
+    String text = ReportFormat.TEXT.render(c);
+    assertTrue(
+        text.contains("\ncmdline srv1 base: ro quiet\ncmdline srv1 new:  ro quiet nosmt\n"), text);
+    assertFalse(text.contains("cli1"), text);
+    assertTrue(ReportFormat.TEXT.render(old).contains("\ncmdline srv1 new:  (not recorded)\n"));
+    assertEquals(List.of(), same.cmdlineHosts());
+  }
+
+  /** The cell with its trials run on a server booted with {@code cmdline}, the client as ever. */
+  private static Cell booted(Cell c, String cmdline) {
+    List<Trial> trials = new ArrayList<>();
+    for (Trial t : c.trials()) {
+      trials.add(
+          new Trial(
+              t.rep(),
+              t.warmup(),
+              t.status(),
+              t.error(),
+              t.values(),
+              List.of(
+                  new ReportData.Boot("cli1", "6.1", "c1", "ro"),
+                  new ReportData.Boot("srv1", "6.x", "s" + t.rep(), cmdline))));
+    }
+    return new Cell(c.ordinal(), c.label(), c.params(), trials, c.stats());
+  }
+
+  @Test
   void badOptionsAreRefused() {
     assertThrows(TunelabException.class, () -> new Options(0, 1, 0.95));
     assertThrows(TunelabException.class, () -> new Options(0.05, -1, 0.95));

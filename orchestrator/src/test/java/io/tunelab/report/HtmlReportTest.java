@@ -125,6 +125,16 @@ class HtmlReportTest {
   }
 
   @Test
+  void everyRepetitionIsADotAndEveryBarHasItsConfidenceInterval() {
+    String html = page(cross("case", 2, "bs", 3), "case");
+
+    assertEquals(18, count(html, "<circle class=\"point\""), "three repetitions of six cells");
+    assertEquals(6, count(html, "<rect class=\"ci\""));
+    // 100, 101, 99: sample sd 1, t(0.975, 2) = 4.303, half-width 4.303 / sqrt(3) = 2.484.
+    assertTrue(html.contains("(n = 3; 95 % CI 97.516 to 102.484)"), html);
+  }
+
+  @Test
   void moreThanEightColoursSplitIntoCharts() {
     // group bs (2); others: disk (3) x threads (4) = 12 series: disk becomes one chart each.
     String html = page(cross("disk", 3, "threads", 4, "bs", 2), null);

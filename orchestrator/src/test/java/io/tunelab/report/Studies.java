@@ -12,6 +12,11 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.sqlite.SqliteResultStore;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,6 +123,80 @@ public final class Studies {
       store.commitTrial(TrialCommit.of(t.trialId(), dd(s[t.rep()], GIB, 1)));
     }
     store.setExperimentStatus(id, ExperimentStatus.FINISHED);
+    return id;
+  }
+
+  /** The server's kernel, an axis like a knob. */
+  public static final String SERVER_KERNEL = "server.kernel";
+
+  /** The two kernels of {@link #kernels}. */
+  public static final List<String> KERNELS = List.of("6.1.0-47-amd64", "6.1.0-50-amd64");
+
+  /**
+   * The server's kernel as an axis: {@link #KERNELS} x bs 64M, 16M, 4M, 4 repetitions of a 1 GiB
+   * read, each kernel booted twice (repetitions 1-2 on the first boot, 3-4 on the second), with
+   * what each host ran recorded per trial in {@code trial_hosts} ({@code db} is the store's file).
+   * The newer kernel boots with {@code mitigations=off} and reads faster, but its second boot is
+   * slower than its first; every read at bs=4M fails on it. The client never reboots.
+   */
+  public static long kernels(SqliteResultStore store, Path db) throws SQLException {
+    List<Cell> cells = new ArrayList<>();
+    int ordinal = 1;
+    for (String kernel : KERNELS) {
+      for (String bs : List.of("64M", "16M", "4M")) {
+        cells.add(cell(ordinal++, SERVER_KERNEL, kernel, "bs", bs));
+      }
+    }
+    long id = store.createExperiment(experiment("kernel-axis", 4, 0, cells), Fixtures.TOOL_VERSION);
+    store.recordHost(id, "server", "srv1", Map.of("kernel_release", KERNELS.get(0)));
+    store.recordHost(id, "client", "cli1", Map.of("kernel_release", "6.1.0-18-amd64"));
+    store.setExperimentStatus(id, ExperimentStatus.RUNNING);
+    double[][] seconds = {
+      {16.1, 16.3, 16.2, 16.4}, {16.9, 17.0, 17.2, 17.1}, {18.0, 18.2, 18.1, 18.3},
+      {14.0, 14.1, 14.9, 15.0}, {14.6, 14.5, 15.4, 15.5}, {0, 0, 0, 0}
+    };
+    List<Object[]> hosts = new ArrayList<>();
+    for (TrialRef t : store.unfinishedTrials(id)) {
+      int cell = t.cellOrdinal() - 1;
+      Cell c = cells.get(cell);
+      String kernel = c.params().get(SERVER_KERNEL);
+      double bsMiB = Integer.parseInt(c.params().get("bs").replace("M", ""));
+      store.startTrial(t.trialId());
+      if (kernel.equals(KERNELS.get(1)) && bsMiB == 4) {
+        store.commitTrial(
+            TrialCommit.of(t.trialId(), failed("dd: error reading '/dev/sdb': Invalid argument")));
+      } else {
+        store.commitTrial(TrialCommit.of(t.trialId(), dd(seconds[cell][t.rep() - 1], GIB, bsMiB)));
+      }
+      String cmdline =
+          "BOOT_IMAGE=/boot/vmlinuz-"
+              + kernel
+              + " root=/dev/vda1 ro quiet"
+              + (kernel.equals(KERNELS.get(1)) ? " mitigations=off" : "");
+      String boot = "srv1-" + kernel.substring(6, 8) + (t.rep() <= 2 ? "a" : "b");
+      hosts.add(new Object[] {t.trialId(), "srv1", kernel, boot, cmdline});
+      hosts.add(
+          new Object[] {
+            t.trialId(),
+            "cli1",
+            "6.1.0-18-amd64",
+            "cli1-boot",
+            "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 root=/dev/sda1 ro"
+          });
+    }
+    store.setExperimentStatus(id, ExperimentStatus.FINISHED);
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO trial_hosts (trial_id, host, kernel_release, boot_id, cmdline)"
+                    + " VALUES (?, ?, ?, ?, ?)")) {
+      for (Object[] row : hosts) {
+        for (int i = 0; i < row.length; i++) {
+          ps.setObject(i + 1, row[i]);
+        }
+        ps.executeUpdate();
+      }
+    }
     return id;
   }
 

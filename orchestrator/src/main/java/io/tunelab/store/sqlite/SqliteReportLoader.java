@@ -4,6 +4,7 @@ import io.tunelab.TunelabException;
 import io.tunelab.stats.Summary;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportData.Boot;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Host;
 import io.tunelab.store.ReportData.Stat;
@@ -66,12 +67,20 @@ final class SqliteReportLoader {
       }
     }
     Map<String, String> overrides;
+    ReportData.About about;
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT " + SqliteExperiments.overridesColumn(db) + " FROM experiments WHERE id = ?")) {
+            "SELECT "
+                + SqliteExperiments.overridesColumn(db)
+                + ", started_at, tool_version, description FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
-        overrides = SqliteExperiments.overrides(rs.next() ? rs.getString(1) : null);
+        boolean found = rs.next();
+        overrides = SqliteExperiments.overrides(found ? rs.getString(1) : null);
+        about =
+            found
+                ? new ReportData.About(rs.getString(2), rs.getString(3), rs.getString(4))
+                : ReportData.About.UNKNOWN;
       }
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
@@ -84,10 +93,11 @@ final class SqliteReportLoader {
       paramNames.addAll(s.cell().params().keySet());
     }
     List<Host> hosts = hosts(id);
+    Map<Long, List<Boot>> boots = boots(id);
     List<ReportData> loaded = new ArrayList<>(picks.size());
     for (ReportSelection.Pick pick : picks) {
       String job = pick.job();
-      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded());
+      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded(), boots);
       Map<Long, Map<String, Stat>> stats = stats(id, job);
       List<Cell> cells = new ArrayList<>(stored.size());
       for (SqliteCellReader.StoredCell s : stored) {
@@ -112,7 +122,8 @@ final class SqliteReportLoader {
               List.copyOf(paramNames),
               cells,
               pick.shown(),
-              overrides));
+              overrides,
+              about));
     }
     return loaded;
   }
@@ -154,10 +165,11 @@ final class SqliteReportLoader {
 
   // One row per trial, each loaded metric a column found through the samples index: 100,000
   // rows for the largest experiments tunelab is tested with, read in one pass.
-  private Map<Long, List<Trial>> trials(long id, String job, List<String> metrics)
-      throws SQLException {
+  private Map<Long, List<Trial>> trials(
+      long id, String job, List<String> metrics, Map<Long, List<Boot>> boots) throws SQLException {
     Map<Long, List<Trial>> byCell = new HashMap<>();
-    StringBuilder sql = new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error");
+    StringBuilder sql =
+        new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error, t.id");
     for (int i = 0; i < metrics.size(); i++) {
       sql.append(", (SELECT s.value FROM samples s WHERE s.trial_id = t.id AND s.job = ?")
           .append(" AND s.metric = ? AND s.value IS NOT NULL ORDER BY s.rowid LIMIT 1)");
@@ -180,7 +192,7 @@ final class SqliteReportLoader {
           }
           Map<String, Double> values = new HashMap<>(4);
           for (int m = 0; m < metrics.size(); m++) {
-            double v = rs.getDouble(6 + m);
+            double v = rs.getDouble(7 + m);
             if (!rs.wasNull()) {
               values.put(metrics.get(m), v);
             }
@@ -191,11 +203,40 @@ final class SqliteReportLoader {
                   rs.getInt(3) != 0,
                   TrialStatus.of(rs.getString(4)),
                   rs.getString(5),
-                  values));
+                  values,
+                  boots.getOrDefault(rs.getLong(6), List.of())));
         }
       }
     }
     return byCell;
+  }
+
+  /**
+   * What each host ran per trial, by trial id and host name; nothing in a database a read-only
+   * command did not migrate to schema version 6.
+   */
+  private Map<Long, List<Boot>> boots(long id) throws SQLException {
+    Map<Long, List<Boot>> byTrial = new HashMap<>();
+    if (SqliteStatements.queryLong(
+            db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'trial_hosts'")
+        == 0) {
+      return byTrial;
+    }
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT h.trial_id, h.host, h.kernel_release, h.boot_id, h.cmdline"
+                + " FROM trial_hosts h JOIN trials t ON t.id = h.trial_id"
+                + " WHERE t.experiment_id = ? ORDER BY h.trial_id, h.host")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          byTrial
+              .computeIfAbsent(rs.getLong(1), t -> new ArrayList<>(2))
+              .add(new Boot(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
+        }
+      }
+    }
+    return byTrial;
   }
 
   private Map<Long, Map<String, Stat>> stats(long id, String job) throws SQLException {
