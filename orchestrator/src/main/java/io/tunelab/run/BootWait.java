@@ -46,7 +46,7 @@ final class BootWait {
       Facts back = await(b, spec.timeout(), connector);
       if (back == null && spec.powerCycle() != null) {
         out.accept("host " + b.host() + ": power-cycling it: " + spec.powerCycle());
-        String failed = PowerCycle.run(spec.powerCycle(), b.host(), spec.timeout());
+        String failed = PowerCycle.run(spec.powerCycle(), b.host());
         back = failed == null ? await(b, spec.timeout(), connector) : null;
       }
       if (back != null && back.get("boot_id").equals(b.bootIdBefore())) {

@@ -320,7 +320,7 @@ final class HostBoots {
         store.startBoot(
             experimentId, host, start.get(host), "power-cycle", Boot.Reason.POWER_CYCLE, 1, before);
     out.accept("host " + host + ": power-cycling it: " + spec.powerCycle());
-    String ran = PowerCycle.run(spec.powerCycle(), host, spec.timeout());
+    String ran = PowerCycle.run(spec.powerCycle(), host);
     if (ran != null) {
       store.finishBoot(id, Boot.State.FAILED, null, ran);
       throw new HostRecovery.HostLost("host " + host + ": power_cycle failed: " + ran);

@@ -7,13 +7,20 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs an inventory's {@code power_cycle} command on the controller. */
 final class PowerCycle {
+  /**
+   * How long the command may run: a BMC can take minutes to answer, and a command may wait for the
+   * host itself (the VM lab's does).
+   */
+  static final Duration LIMIT = Duration.ofMinutes(15);
+
   private PowerCycle() {}
 
   /**
    * Runs {@code command} with {@code sh -c}, the host's name in {@code TUNELAB_HOST}; returns null
-   * when it exited 0 within {@code limit}, else what went wrong with its last line of output.
+   * when it exited 0 within {@link #LIMIT}, else what went wrong with its last line of output.
    */
-  static String run(String command, String host, Duration limit) {
+  static String run(String command, String host) {
+    Duration limit = LIMIT;
     ProcessBuilder pb = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true);
     pb.environment().put("TUNELAB_HOST", host);
     pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
