@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md, docs/recipes.md and docs/lab.md
- * loads; every {@code ```yaml bad} block fails with exactly the message in the {@code ```text}
- * block right after it. A {@code ```fio NAME} block is the job file {@code NAME} for the page's
- * examples. {@code --set NAME=VALUE} after {@code yaml} or {@code yaml bad} loads the block with
- * that override, as {@code tunelab run --set} would.
+ * Every {@code ```yaml} block of docs/matrix.md, docs/workloads.md, docs/recipes.md, docs/lab.md
+ * and docs/kernels.md loads; every {@code ```yaml bad} block fails with exactly the message in the
+ * {@code ```text} block right after it. A {@code ```fio NAME} block is the job file {@code NAME}
+ * for the page's examples. {@code --set NAME=VALUE} after {@code yaml} or {@code yaml bad} loads
+ * the block with that override, as {@code tunelab run --set} would.
  */
 class DocsExamplesTest {
   private static final String FILE = "matrix.yaml";
@@ -49,6 +49,7 @@ class DocsExamplesTest {
   Stream<DynamicTest> everyRecipeAndLabExampleLoads() {
     List<DynamicTest> tests = new ArrayList<>(examples("docs/recipes.md"));
     tests.addAll(examples("docs/lab.md"));
+    tests.addAll(examples("docs/kernels.md"));
     assertTrue(tests.size() >= 6, "expected the pages' examples, found " + tests.size());
     return tests.stream();
   }
