@@ -344,9 +344,9 @@ final class HostBoots {
    */
   private Facts await(String host, String before, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Duration pause = FIRST_PAUSE;
+    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, interrupted);
     while (true) {
-      sleep(pause);
+      backoff.sleep();
       if (interrupted.getAsBoolean()) {
         throw new HostRecovery.HostLost("interrupted while host " + host + " boots");
       }
@@ -365,22 +365,6 @@ final class HostBoots {
       connector.disconnect(host);
       if (System.nanoTime() > deadline) {
         return null;
-      }
-      pause =
-          pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
-              ? LONGEST_PAUSE
-              : pause.multipliedBy(2);
-    }
-  }
-
-  private void sleep(Duration pause) {
-    long until = System.nanoTime() + pause.toNanos();
-    while (System.nanoTime() < until && !interrupted.getAsBoolean()) {
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
       }
     }
   }

@@ -32,7 +32,6 @@ import java.util.function.Supplier;
 final class HostRecovery {
   private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
   private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
-  private static final Duration TICK = Duration.ofMillis(100);
 
   private final Hosts hosts;
   private final Map<String, HostKnobState> states;
@@ -174,7 +173,7 @@ final class HostRecovery {
     out.accept("host " + host + ": reconnecting for up to " + Durations.format(budget) + " …");
     long began = System.nanoTime();
     long deadline = began + budget.toNanos();
-    Duration pause = FIRST_PAUSE;
+    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, interrupted);
     String last = "no attempt made";
     while (true) {
       if (interrupted.getAsBoolean()) {
@@ -220,7 +219,7 @@ final class HostRecovery {
         last = e.getMessage();
       }
       long now = System.nanoTime();
-      if (now + pause.toNanos() > deadline) {
+      if (now + backoff.next().toNanos() > deadline) {
         throw new HostLost(
             "host "
                 + host
@@ -229,25 +228,7 @@ final class HostRecovery {
                 + " (reconnect); last error: "
                 + last);
       }
-      sleep(pause);
-      pause =
-          pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
-              ? LONGEST_PAUSE
-              : pause.multipliedBy(2);
-    }
-  }
-
-  /** Sleeps, waking early on Ctrl-C. */
-  private void sleep(Duration pause) {
-    long until = System.nanoTime() + pause.toNanos();
-    while (System.nanoTime() < until && !interrupted.getAsBoolean()) {
-      try {
-        Thread.sleep(
-            Math.min(TICK.toMillis(), Math.max(1, (until - System.nanoTime()) / 1_000_000)));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
+      backoff.sleep();
     }
   }
 
