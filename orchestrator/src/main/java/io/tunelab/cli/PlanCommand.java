@@ -2,6 +2,7 @@ package io.tunelab.cli;
 
 import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.RepeatRule;
 import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.PlanBuilder;
@@ -54,15 +55,33 @@ final class PlanCommand implements Callable<Integer> {
     int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(
-        "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",
-        m.name(),
-        cells,
-        m.repeat(),
-        m.warmup(),
-        trials.size(),
-        m.order().name().toLowerCase(java.util.Locale.ROOT),
-        m.seed());
+    RepeatRule rule = m.repeatRule();
+    String order = m.order().name().toLowerCase(java.util.Locale.ROOT);
+    if (rule.adaptive()) {
+      out.printf(
+          "%s: %d cells x %d to %d repetitions (+%d warm-up) = %d to %d trials, order %s, seed"
+              + " %d%n",
+          m.name(),
+          cells,
+          rule.min(),
+          rule.max(),
+          m.warmup(),
+          (long) cells * (rule.min() + m.warmup()),
+          trials.size(),
+          order,
+          m.seed());
+      out.printf(
+          "repeat: each cell stops once the 95%% confidence half-width of %s is within %s of its"
+              + " mean, after %d to %d measured trials%n",
+          rule.metric() != null ? rule.metric() : "mib_per_s (seconds where not recorded)",
+          RepeatRule.percent(rule.target()),
+          rule.min(),
+          rule.max());
+    } else {
+      out.printf(
+          "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",
+          m.name(), cells, m.repeat(), m.warmup(), trials.size(), order, m.seed());
+    }
     if (!m.overrides().isEmpty()) {
       out.println("set: " + SetOption.text(m.overrides()));
     }

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param text the full text of the file, stored with the experiment
  * @param roles role to host name, in declared order ({@code local -> local} when absent)
  * @param hostsFile the {@code hosts:} entry, or null
+ * @param repeat the most measured repetitions a cell gets: {@code repeatRule.max()}
+ * @param repeatRule when a cell has had enough repetitions
  * @param boots how many times each kernel of a {@code ROLE.kernel} axis or setting is booted; the
  *     repetitions of a cell are split across its boots
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
@@ -46,6 +48,7 @@ public record Matrix(
     List<Map<String, String>> exclude,
     List<Map<String, String>> include,
     int repeat,
+    RepeatRule repeatRule,
     int warmup,
     int boots,
     Order order,

@@ -42,6 +42,7 @@ public final class MatrixLoader {
           "exclude",
           "include",
           "repeat",
+          "metric",
           "warmup",
           "boots",
           "order",
@@ -168,9 +169,12 @@ public final class MatrixLoader {
     }
     KnobConflicts.check(knobs, roles, in);
 
-    int repeat = (int) optionalInteger(top, "repeat", 1, MAX_REPEAT, 1);
+    RepeatRule repeatRule =
+        new RepeatReader(in, MAX_REPEAT)
+            .read(overridable(top, "repeat"), set.keyOf("repeat"), top.get("metric"));
+    int repeat = repeatRule.max();
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
-    int boots = boots(top, repeat, settings, axes);
+    int boots = boots(top, repeatRule, settings, axes);
     Matrix.Order order = order(overridable(top, "order"));
     long seed = seed(overridable(top, "seed"), order);
     set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
@@ -191,6 +195,7 @@ public final class MatrixLoader {
             List.copyOf(exclude),
             List.copyOf(include),
             repeat,
+            repeatRule,
             warmup,
             boots,
             order,
@@ -329,7 +334,11 @@ public final class MatrixLoader {
    * the roles a {@code ROLE.kernel} axis, case or setting names.
    */
   private int boots(
-      YamlNode.Mapping top, int repeat, Map<String, String> settings, List<AxisDraft> axes) {
+      YamlNode.Mapping top,
+      RepeatRule repeatRule,
+      Map<String, String> settings,
+      List<AxisDraft> axes) {
+    int repeat = repeatRule.max();
     int boots = (int) optionalInteger(top, "boots", 1, MAX_REPEAT, 1);
     YamlNode node = top.get("boots");
     if (boots <= 1 || node == null) {
@@ -350,6 +359,13 @@ public final class MatrixLoader {
               + " boots the kernels of a ROLE.kernel axis or setting, and there is none;"
               + " to boot one host's kernel again and again, write e.g."
               + " settings: {client.kernel: default}");
+    } else if (repeatRule.adaptive()) {
+      in.problem(
+          node.position(),
+          "boots",
+          "boots splits a fixed number of repetitions across its boots, and repeat stops each"
+              + " cell at its target: give repeat a count, e.g. repeat: "
+              + repeat);
     } else if (boots > repeat) {
       in.problem(
           node.position(),

@@ -305,6 +305,9 @@ public record Report(
     if (!severalJobs && data.job() != null && !data.job().equals(Sample.AGGREGATE_JOB)) {
       lines.add("job: " + data.job());
     }
+    if (data.repetitions() != null) {
+      lines.addAll(RepetitionLines.of(data.repetitions()));
+    }
     return lines;
   }
 

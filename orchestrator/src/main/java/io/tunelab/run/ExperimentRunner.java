@@ -266,7 +266,16 @@ public final class ExperimentRunner {
                 out,
                 () -> interrupted);
         return new TrialLoop(
-                store, executor, hostRecovery, cellSteps, knobs, cells, listener, trace, boots)
+                store,
+                executor,
+                hostRecovery,
+                cellSteps,
+                knobs,
+                cells,
+                listener,
+                trace,
+                boots,
+                new CellTargets(matrix.repeatRule(), store))
             .run(experimentId, trials, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {

@@ -38,6 +38,7 @@ final class TrialLoop {
   private final RunListener listener;
   private final PhaseTrace trace;
   private final HostBoots boots;
+  private final CellTargets targets;
 
   TrialLoop(
       RunStore store,
@@ -48,7 +49,9 @@ final class TrialLoop {
       List<Cell> cells,
       RunListener listener,
       PhaseTrace trace,
-      HostBoots boots) {
+      HostBoots boots,
+      CellTargets targets) {
+    this.targets = targets;
     this.trace = trace;
     this.boots = boots;
     this.store = store;
@@ -73,18 +76,25 @@ final class TrialLoop {
       BooleanSupplier interrupted,
       BooleanSupplier timeUp) {
     List<TrialRef> trials = planned != null ? planned : store.unfinishedTrials(experimentId);
+    for (String settled : targets.settle(trials)) {
+      listener.runEvent(settled);
+    }
+    int total = (int) trials.stream().filter(t -> !targets.skips(t)).count();
     int ok = 0;
     int failed = 0;
     int done = 0;
     double overheadTotal = 0;
     CellVisits visits = new CellVisits();
-    listener.runStarted(experimentId, trials.size());
+    listener.runStarted(experimentId, total);
     // The trial started in the commit of the one before, until it begins.
     long preStarted = -1;
     BooleanSupplier goesOn = () -> !interrupted.getAsBoolean() && !timeUp.getAsBoolean();
     try {
       for (int i = 0; i < trials.size(); i++) {
         TrialRef trial = trials.get(i);
+        if (targets.skips(trial)) {
+          continue;
+        }
         if (interrupted.getAsBoolean()) {
           break;
         }
@@ -94,8 +104,8 @@ final class TrialLoop {
                   Locale.ROOT,
                   "max time reached after %d of %d trial(s): the other %d are left for resume",
                   done,
-                  trials.size(),
-                  trials.size() - done));
+                  total,
+                  total - done));
           break;
         }
         Cell cell = cells.get(trial.cellOrdinal() - 1);
@@ -137,8 +147,7 @@ final class TrialLoop {
           break;
         }
         RunListener.TrialStarted started =
-            new RunListener.TrialStarted(
-                done + 1, trials.size(), experimentId, trial, cell.label());
+            new RunListener.TrialStarted(done + 1, total, experimentId, trial, cell.label());
         if (cellFailure != null) {
           // Not run: its cell could not be set up.
           RunListener.TrialEnded ended =
@@ -181,7 +190,7 @@ final class TrialLoop {
                         Locale.ROOT,
                         "[%d/%d] %s rep %d",
                         done + 1,
-                        trials.size(),
+                        total,
                         cell.label(),
                         trial.rep()),
                     attempts::add,
@@ -239,9 +248,15 @@ final class TrialLoop {
           RunListener.TrialEnded ended =
               new RunListener.TrialEnded(
                   started, TrialStatus.OK, describe(outcome.samples()), wall);
+          String reached = targets.judge(trial, outcome.samples());
           t = trace.start();
           preStarted = finish(trials, i, outcome.result(), attempts, ended, goesOn);
           trace.phase(Phase.STORE_FINISH, t);
+          if (reached != null) {
+            int skipped = targets.skipRest(trial, reached);
+            total -= skipped;
+            listener.runEvent(CellTargets.skipped(trial, reached, skipped));
+          }
           ok++;
           overheadTotal += wall - outcome.workloadSeconds();
           t = trace.start();
@@ -308,7 +323,8 @@ final class TrialLoop {
     long next = -1;
     if (i + 1 < trials.size() && goesOn.getAsBoolean()) {
       TrialRef following = trials.get(i + 1);
-      if ((following.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps())
+      if (!targets.skips(following)
+          && (following.cellOrdinal() == trials.get(i).cellOrdinal() || !cellSteps.hasSteps())
           && !boots.needed(cells.get(following.cellOrdinal() - 1), following.rep())) {
         next = following.trialId();
         commit = commit.startingNext(next);

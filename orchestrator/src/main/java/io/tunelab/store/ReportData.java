@@ -1,5 +1,6 @@
 package io.tunelab.store;
 
+import io.tunelab.matrix.RepeatRule;
 import io.tunelab.stats.Summary;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param shown the metrics of {@code job} asked to be shown, in order; empty for the default
  * @param overrides the {@code --set NAME=VALUE} the experiment ran with, in order
  * @param about when and by which tunelab it ran, and what its matrix says it is
+ * @param repetitions the adaptive repeat rule and each cell's outcome; null for a fixed count
  */
 public record ReportData(
     long experimentId,
@@ -30,11 +32,63 @@ public record ReportData(
     List<Cell> cells,
     List<String> shown,
     Map<String, String> overrides,
-    About about) {
+    About about,
+    Repetitions repetitions) {
 
   public ReportData {
     shown = List.copyOf(shown);
   }
+
+  /** The data of an experiment with a fixed number of repetitions per cell. */
+  public ReportData(
+      long experimentId,
+      String name,
+      ExperimentStatus status,
+      List<Host> hosts,
+      TrialCounts counts,
+      String job,
+      List<String> jobs,
+      Map<String, String> units,
+      List<String> paramNames,
+      List<Cell> cells,
+      List<String> shown,
+      Map<String, String> overrides,
+      About about) {
+    this(
+        experimentId,
+        name,
+        status,
+        hosts,
+        counts,
+        job,
+        jobs,
+        units,
+        paramNames,
+        cells,
+        shown,
+        overrides,
+        about,
+        null);
+  }
+
+  /**
+   * The adaptive repeat rule an experiment ran with, and what each cell with measurements reached
+   * under it.
+   *
+   * @param metric the main metric the rule judged (of job {@code all})
+   * @param cells by ordinal
+   */
+  public record Repetitions(RepeatRule rule, String metric, List<CellRepetitions> cells) {
+    public Repetitions {
+      cells = List.copyOf(cells);
+    }
+  }
+
+  /**
+   * How far one cell got: {@code n} measured trials and the 95 % confidence half-width of the mean
+   * as a fraction of the mean (infinite for n < 2).
+   */
+  public record CellRepetitions(int ordinal, String label, int n, double relativeHalfWidth) {}
 
   /** The data of an experiment whose date, version and description are not known. */
   public ReportData(

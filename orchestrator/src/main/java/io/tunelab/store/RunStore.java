@@ -71,6 +71,18 @@ public interface RunStore extends AutoCloseable {
   void unstartTrial(long trialId);
 
   /**
+   * The values of {@code job}'s {@code metric} that a cell's statistics are computed from (its ok,
+   * measured trials), in repetition order.
+   */
+  double[] statisticsValues(long cellId, String job, String metric);
+
+  /**
+   * Marks the cell's pending trials {@code skipped} with {@code reason} as their error: the cell
+   * needs no more. Returns how many.
+   */
+  int skipPendingTrials(long cellId, String reason);
+
+  /**
    * Records one attempt at a trial on its own, numbered after those recorded for it before (by this
    * run or an earlier one); returns its number. For the attempts a lost host ended: the one that
    * ends the trial goes with its {@link TrialCommit}.

@@ -41,6 +41,16 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public double[] statisticsValues(long cellId, String job, String metric) {
+    return store.statisticsValues(cellId, job, metric);
+  }
+
+  @Override
+  public int skipPendingTrials(long cellId, String reason) {
+    return store.skipPendingTrials(cellId, reason);
+  }
+
+  @Override
   public long createExperiment(ExperimentPlan plan, String toolVersion) {
     return store.createExperiment(plan, toolVersion);
   }

@@ -59,7 +59,16 @@ final class CellText {
       out.append("# include: ").append(map(x)).append('\n');
     }
     out.append("# repeat ")
-        .append(m.repeat())
+        .append(
+            m.repeatRule().adaptive()
+                ? m.repeatRule().min()
+                    + " to "
+                    + m.repeatRule().max()
+                    + " until ±"
+                    + RepeatRule.percent(m.repeatRule().target())
+                    + " of "
+                    + m.repeatRule().metric()
+                : m.repeat())
         .append(", warmup ")
         .append(m.warmup())
         .append(", order ")

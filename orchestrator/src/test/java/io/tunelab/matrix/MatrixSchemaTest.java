@@ -40,6 +40,9 @@ class MatrixSchemaTest {
               "a role's kernel is a knob key to the schema; the release rule is the loader's"),
           Map.entry("boots-above-repeat.yaml", "boots against repeat is arithmetic"),
           Map.entry(
+              "repeat-min-above-max.yaml",
+              "min against max, and a target of 0%, are arithmetic the pattern does not do"),
+          Map.entry(
               "boots-without-kernel.yaml",
               "boots needs a ROLE.kernel somewhere in the matrix: a rule across keys"),
           Map.entry(

@@ -14,10 +14,18 @@ import java.util.List;
  * trials. Runs inside the caller's transaction, so the table never disagrees with the samples.
  */
 final class SqliteCellStatistics {
+  /** The samples the statistics count: those of the cell's ok, measured trials. */
+  private static final String COUNTED =
+      " FROM samples s JOIN trials t ON t.id = s.trial_id"
+          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL";
+
   private static final String VALUES =
-      "SELECT s.job, s.metric, s.unit, s.value FROM samples s JOIN trials t ON t.id = s.trial_id"
-          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL"
+      "SELECT s.job, s.metric, s.unit, s.value"
+          + COUNTED
           + " ORDER BY s.job, s.metric, t.rep, t.seq";
+
+  private static final String ONE_METRIC =
+      "SELECT s.value" + COUNTED + " AND s.job = ? AND s.metric = ? ORDER BY t.rep, t.seq";
 
   private SqliteCellStatistics() {}
 
@@ -47,6 +55,21 @@ final class SqliteCellStatistics {
         write(insert, cellId, group);
       }
     }
+  }
+
+  /** The values of one job's metric that {@link #refresh} summarises, in repetition order. */
+  static double[] values(Connection db, long cellId, String job, String metric)
+      throws SQLException {
+    List<Double> values = new ArrayList<>();
+    try (PreparedStatement ps = db.prepareStatement(ONE_METRIC)) {
+      SqliteStatements.bindAll(ps, cellId, TrialStatus.OK.text(), job, metric);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          values.add(rs.getDouble(1));
+        }
+      }
+    }
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private static void write(SqliteBatch insert, long cellId, Group g) throws SQLException {

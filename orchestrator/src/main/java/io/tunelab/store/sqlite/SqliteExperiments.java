@@ -91,11 +91,21 @@ final class SqliteExperiments {
    * schema version 5.
    */
   static String overridesColumn(Connection c) throws SQLException {
-    try (Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = 'overrides'")) {
-      return rs.next() && rs.getInt(1) == 1 ? "overrides" : "NULL";
+    return columnOrNull(c, "overrides");
+  }
+
+  /**
+   * {@code column} of {@code experiments}, or NULL in a database a read-only command did not
+   * migrate to the version that added it.
+   */
+  static String columnOrNull(Connection c, String column) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = ?")) {
+      ps.setString(1, column);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getInt(1) == 1 ? column : "NULL";
+      }
     }
   }
 

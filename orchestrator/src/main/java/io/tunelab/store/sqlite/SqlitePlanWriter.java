@@ -67,8 +67,9 @@ final class SqlitePlanWriter {
     update(
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
+            + " repeat_min, repeat_target, repeat_metric)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         e.name(),
         e.description(),
         e.matrixYaml(),
@@ -79,7 +80,10 @@ final class SqlitePlanWriter {
         e.repeat(),
         e.warmup(),
         time.now(),
-        overridesJson(e.overrides()));
+        overridesJson(e.overrides()),
+        e.repeatRule().min(),
+        e.repeatRule().adaptive() ? e.repeatRule().target() : null,
+        e.repeatRule().metric());
     long id = queryLong(c, "SELECT last_insert_rowid()");
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");

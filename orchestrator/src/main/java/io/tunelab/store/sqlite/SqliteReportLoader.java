@@ -1,6 +1,7 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.RepeatRule;
 import io.tunelab.stats.Summary;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
@@ -12,6 +13,7 @@ import io.tunelab.store.ReportData.Trial;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.workload.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -84,6 +86,7 @@ final class SqliteReportLoader {
       }
     }
     Map<String, Map<String, String>> unitsByJob = unitsByJob(id);
+    RepeatRule rule = repeatRule(id, unitsByJob.get(Sample.AGGREGATE_JOB));
     String experiment = "experiment " + id + " (" + name + ")";
     List<ReportSelection.Pick> picks = selection.picks(experiment, unitsByJob);
 
@@ -94,6 +97,23 @@ final class SqliteReportLoader {
     }
     List<Host> hosts = hosts(id);
     Map<Long, List<Boot>> boots = boots(id);
+    ReportData.Repetitions repetitions = null;
+    if (rule != null) {
+      Map<Long, Map<String, Stat>> all = stats(id, Sample.AGGREGATE_JOB);
+      List<ReportData.CellRepetitions> reached = new ArrayList<>();
+      for (SqliteCellReader.StoredCell s : stored) {
+        Stat stat = all.getOrDefault(s.id(), Map.of()).get(rule.metric());
+        if (stat != null) {
+          reached.add(
+              new ReportData.CellRepetitions(
+                  s.cell().ordinal(),
+                  s.cell().label(),
+                  stat.n(),
+                  RepeatRule.relativeHalfWidth(stat.summary())));
+        }
+      }
+      repetitions = new ReportData.Repetitions(rule, rule.metric(), reached);
+    }
     List<ReportData> loaded = new ArrayList<>(picks.size());
     for (ReportSelection.Pick pick : picks) {
       String job = pick.job();
@@ -123,9 +143,42 @@ final class SqliteReportLoader {
               cells,
               pick.shown(),
               overrides,
-              about));
+              about,
+              repetitions));
     }
     return loaded;
+  }
+
+  /**
+   * The experiment's adaptive repeat rule with its metric resolved against what job {@code all}
+   * recorded ({@code units}, null when nothing was); null for a fixed count.
+   */
+  private RepeatRule repeatRule(long id, Map<String, String> units) throws SQLException {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT repeat, "
+                + SqliteExperiments.columnOrNull(db, "repeat_min")
+                + ", "
+                + SqliteExperiments.columnOrNull(db, "repeat_target")
+                + ", "
+                + SqliteExperiments.columnOrNull(db, "repeat_metric")
+                + " FROM experiments WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        double target = rs.getDouble(3);
+        if (rs.wasNull() || target <= 0) {
+          return null;
+        }
+        String metric = rs.getString(4);
+        if (metric == null) {
+          metric = units != null && !units.containsKey("mib_per_s") ? "seconds" : "mib_per_s";
+        }
+        return new RepeatRule(rs.getInt(2), rs.getInt(1), target, metric);
+      }
+    }
   }
 
   /** Every job with statistics and the units of its metrics, both sorted by name. */

@@ -135,6 +135,16 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
     trials.unstartTrial(trialId);
   }
 
+  @Override
+  public double[] statisticsValues(long cellId, String job, String metric) {
+    return trials.statisticsValues(cellId, job, metric);
+  }
+
+  @Override
+  public int skipPendingTrials(long cellId, String reason) {
+    return trials.skipPendingTrials(cellId, reason);
+  }
+
   private TunelabException keep(TrialCommit commit, StorageFailure e) {
     long trialId = commit.trialId();
     long experimentId;

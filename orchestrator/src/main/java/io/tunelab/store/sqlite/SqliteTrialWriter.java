@@ -87,6 +87,30 @@ final class SqliteTrialWriter {
                 TrialStatus.RUNNING.text()));
   }
 
+  /** See {@link io.tunelab.store.RunStore#statisticsValues}. */
+  double[] statisticsValues(long cellId, String job, String metric) {
+    return tx.transaction(
+        "read the measurements of cell " + cellId,
+        c -> SqliteCellStatistics.values(c, cellId, job, metric));
+  }
+
+  /** See {@link io.tunelab.store.RunStore#skipPendingTrials}. */
+  int skipPendingTrials(long cellId, String reason) {
+    String now = time.now();
+    return tx.transaction(
+        "skip the trials cell " + cellId + " does not need",
+        c ->
+            update(
+                c,
+                "UPDATE trials SET status = ?, error = ?, finished_at = ?"
+                    + " WHERE cell_id = ? AND status = ?",
+                TrialStatus.SKIPPED.text(),
+                reason,
+                now,
+                cellId,
+                TrialStatus.PENDING.text()));
+  }
+
   private void start(Connection c, long trialId, String now) throws SQLException {
     int started =
         update(

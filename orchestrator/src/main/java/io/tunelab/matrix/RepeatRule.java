@@ -1,0 +1,90 @@
+package io.tunelab.matrix;
+
+import io.tunelab.stats.Interval;
+import io.tunelab.stats.Summary;
+import java.util.Locale;
+
+/**
+ * How many measured repetitions a cell gets: {@code max} of them, or, when {@code target} is above
+ * 0, from {@code min} up to {@code max}, stopping as soon as the 95 % confidence half-width of the
+ * main metric's mean is at most {@code target} of the mean.
+ *
+ * @param target the half-width as a fraction of the mean ({@code 0.02} for {@code 2%}); 0 for a
+ *     fixed count
+ * @param metric the main metric of the aggregate job, or null for the report's: {@code mib_per_s}
+ *     where the workload records it, else {@code seconds}
+ */
+public record RepeatRule(int min, int max, double target, String metric) {
+  /** The confidence level of the interval the rule judges. */
+  public static final double LEVEL = 0.95;
+
+  public RepeatRule {
+    if (min < 1 || max < min || target < 0 || target >= 1) {
+      throw new IllegalArgumentException(
+          "need 1 <= min <= max and 0 <= target < 1; got " + min + ", " + max + ", " + target);
+    }
+  }
+
+  /** {@code n} repetitions, whatever they show. */
+  public static RepeatRule fixed(int n, String metric) {
+    return new RepeatRule(n, n, 0, metric);
+  }
+
+  /** Whether the cell may stop early. */
+  public boolean adaptive() {
+    return target > 0;
+  }
+
+  /**
+   * The half-width of the mean's 95 % confidence interval as a fraction of the mean's size;
+   * infinite for fewer than two values or a mean of 0.
+   */
+  public static double relativeHalfWidth(double[] values) {
+    return values.length == 0 ? Double.POSITIVE_INFINITY : relativeHalfWidth(Summary.of(values));
+  }
+
+  /** {@link #relativeHalfWidth(double[])} of summarised values. */
+  public static double relativeHalfWidth(Summary s) {
+    if (s.n() < 2) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (s.stddevSamp() == 0) {
+      return 0;
+    }
+    double mean = Math.abs(s.mean());
+    return mean == 0 ? Double.POSITIVE_INFINITY : Interval.ofMean(s, LEVEL).halfWidth() / mean;
+  }
+
+  /** Whether a cell that stopped with {@code n} measured trials at this half-width fell short. */
+  public boolean shortOfTarget(int n, double relativeHalfWidth) {
+    return adaptive() && n >= max && relativeHalfWidth > target;
+  }
+
+  /** Whether a cell whose measured repetitions gave {@code values} needs no more. */
+  public boolean satisfied(double[] values) {
+    if (values.length >= max) {
+      return true;
+    }
+    return adaptive() && values.length >= min && relativeHalfWidth(values) <= target;
+  }
+
+  /** {@code 3 to 12 until ±2% of mib_per_s}, or {@code 5}. */
+  public String describe(String metricShown) {
+    if (!adaptive()) {
+      return Integer.toString(max);
+    }
+    return String.format(
+        Locale.ROOT,
+        "%d to %d until the 95%% confidence half-width of %s is within %s of the mean",
+        min,
+        max,
+        metricShown,
+        percent(target));
+  }
+
+  /** {@code 2%}, {@code 0.5%}: the target as the matrix writes it. */
+  public static String percent(double fraction) {
+    String p = String.format(Locale.ROOT, "%.4f", fraction * 100).replaceAll("\\.?0+$", "");
+    return p + "%";
+  }
+}

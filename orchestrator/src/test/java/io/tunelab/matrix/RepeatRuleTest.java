@@ -1,0 +1,70 @@
+package io.tunelab.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class RepeatRuleTest {
+  private final RepeatRule rule = new RepeatRule(3, 12, 0.02, null);
+
+  @Test
+  void aQuietCellIsDoneAtMinAndNotBefore() {
+    assertFalse(rule.satisfied(new double[] {100, 100}));
+    assertTrue(rule.satisfied(new double[] {100, 100, 100}));
+  }
+
+  @Test
+  void theHalfWidthIsTheStudentTIntervalOfTheMean() {
+    // mean 100, s = sqrt(4/3), n = 4: t(0.975, 3) = 3.18245, so ±1.8374 = 1.84 % of the mean.
+    double[] values = {99, 101, 99, 101};
+    assertEquals(0.018374, RepeatRule.relativeHalfWidth(values), 0.00001);
+    assertTrue(rule.satisfied(values));
+    assertFalse(new RepeatRule(3, 12, 0.015, null).satisfied(values));
+  }
+
+  @Test
+  void aNoisyCellRunsToMaxAndIsShortOfTheTarget() {
+    double[] eleven = new double[11];
+    for (int i = 0; i < eleven.length; i++) {
+      eleven[i] = i % 2 == 0 ? 100 : 150;
+    }
+    assertFalse(rule.satisfied(eleven));
+    double[] twelve = java.util.Arrays.copyOf(eleven, 12);
+    twelve[11] = 150;
+    assertTrue(rule.satisfied(twelve));
+    assertTrue(rule.shortOfTarget(12, RepeatRule.relativeHalfWidth(twelve)));
+    assertFalse(rule.shortOfTarget(11, RepeatRule.relativeHalfWidth(eleven)));
+  }
+
+  @Test
+  void aFixedCountNeverStopsEarly() {
+    RepeatRule fixed = RepeatRule.fixed(5, null);
+    assertFalse(fixed.adaptive());
+    assertFalse(fixed.satisfied(new double[] {1, 1, 1, 1}));
+    assertTrue(fixed.satisfied(new double[] {1, 1, 1, 1, 1}));
+    assertFalse(fixed.shortOfTarget(5, 1.0));
+  }
+
+  @Test
+  void aMeanOfZeroIsNeverKnownWithinAShareOfIt() {
+    assertEquals(
+        Double.POSITIVE_INFINITY, RepeatRule.relativeHalfWidth(new double[] {-1, 1, -1, 1}));
+    assertEquals(Double.POSITIVE_INFINITY, RepeatRule.relativeHalfWidth(new double[] {5}));
+  }
+
+  @Test
+  void percentagesPrintAsWritten() {
+    assertEquals("2%", RepeatRule.percent(0.02));
+    assertEquals("0.5%", RepeatRule.percent(0.005));
+    assertEquals("12.25%", RepeatRule.percent(0.1225));
+  }
+
+  @Test
+  void anImpossibleRuleIsAProgrammingError() {
+    assertThrows(IllegalArgumentException.class, () -> new RepeatRule(4, 3, 0.02, null));
+    assertThrows(IllegalArgumentException.class, () -> new RepeatRule(3, 4, 1.0, null));
+  }
+}
