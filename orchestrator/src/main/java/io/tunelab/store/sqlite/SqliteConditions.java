@@ -61,6 +61,7 @@ final class SqliteConditions {
       }
     }
     Map<Integer, Map<String, Set<String>>> ran = new HashMap<>();
+    Map<String, Pattern> patterns = new HashMap<>();
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT c.ordinal, s.role, s.knob, coalesce(s.effective, s.requested)"
@@ -72,7 +73,8 @@ final class SqliteConditions {
         while (rs.next()) {
           int ordinal = rs.getInt(1);
           String knob = rs.getString(2) + "." + rs.getString(3);
-          String named = asWritten(knob, requested.getOrDefault(ordinal, Map.of()).keySet());
+          String named =
+              asWritten(knob, requested.getOrDefault(ordinal, Map.of()).keySet(), patterns);
           String value = rs.getString(4);
           ran.computeIfAbsent(ordinal, o -> new TreeMap<>())
               .computeIfAbsent(named, k -> new TreeSet<>())
@@ -95,12 +97,13 @@ final class SqliteConditions {
   /**
    * The cell's knob as written whose placeholders {@code resolved} fills, else {@code resolved}.
    */
-  private static String asWritten(String resolved, Set<String> written) {
+  private static String asWritten(
+      String resolved, Set<String> written, Map<String, Pattern> patterns) {
     if (written.contains(resolved)) {
       return resolved;
     }
     for (String w : written) {
-      if (pattern(w).matcher(resolved).matches()) {
+      if (patterns.computeIfAbsent(w, SqliteConditions::pattern).matcher(resolved).matches()) {
         return w;
       }
     }
