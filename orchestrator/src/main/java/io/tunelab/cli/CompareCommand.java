@@ -82,7 +82,7 @@ final class CompareCommand implements Callable<Integer> {
               + " same (default: 2, i.e. 2%%).")
   String minChange;
 
-  // Another name of --min-change, kept for the scripts that use it.
+  // Another name of --min-change, left out of the help.
   @Option(names = "--threshold", paramLabel = "PERCENT", hidden = true)
   String threshold;
 

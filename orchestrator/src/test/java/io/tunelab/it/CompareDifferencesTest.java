@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code tunelab compare} of two real runs on a loop disk that differ in one fixed knob: the header
  * names that knob with both values read back, and nothing else of what the runs recorded (kernel,
- * host facts, the knob both runs set alike) shows up as a difference.
+ * host facts, the knob both runs set alike) shows up as a difference; nor does the compared knob of
+ * an {@code --axis} compare.
  */
 @Integration
 class CompareDifferencesTest {
@@ -78,5 +79,10 @@ class CompareDifferencesTest {
         List.of("knob local.block." + disk.dev + ".read_ahead_kb 128 → 256"), differences, r.out());
     assertTrue(r.out().contains("verdict: better or worse when * and |%change| >= 2%"), r.out());
     assertTrue(r.out().contains("2 rows: "), r.out());
+
+    Cli.Result axis =
+        Cli.tunelab("compare", "2", "--axis", "max_sectors_kb=64,128", "--db", db.toString());
+    assertEquals(0, axis.code(), axis.all());
+    assertTrue(axis.out().lines().noneMatch(l -> l.contains(" → ")), axis.out());
   }
 }
