@@ -32,12 +32,15 @@ import picocli.CommandLine.Spec;
       "Compare two experiments cell by cell (cells matched by their parameters), or with --axis"
           + " two values of one axis within one experiment (the latest by default).",
       "Per row: base mean ±stddev%%, %%change, new mean ±stddev%%, * when Welch's t-test (n >= 3"
-          + " on both sides) finds a difference at --alpha and the change exceeds --threshold,"
-          + " ~ otherwise, then p, n and the row's parameters; a TOTAL and a geomean row follow."
-          + " A pair without an ok trial on one side shows a dash and is left out of TOTAL and"
-          + " geomean.",
-      "The header names both sides and, when the hosts booted with other kernel command lines"
-          + " on the two sides, each host's command lines.",
+          + " on both sides) finds a difference at --alpha, ~ otherwise, the verdict, then p, n"
+          + " and the row's parameters; a TOTAL and a geomean row follow. The verdict is better"
+          + " or worse (changed for a metric whose direction is unknown) when the row has * and"
+          + " |%%change| >= --min-change, same otherwise, n<3 when a side has too few repetitions"
+          + " to test. A pair without an ok trial on one side shows a dash and is left out of"
+          + " TOTAL and geomean.",
+      "The header names both sides and what else differs between them, one line each: kernels,"
+          + " knob values (read_ahead_kb 128 → 256), host facts, and each host's kernel command"
+          + " lines where they differ.",
       "Exits 1 after printing when an experiment has trials that have not run."
     })
 final class CompareCommand implements Callable<Integer> {
@@ -72,10 +75,15 @@ final class CompareCommand implements Callable<Integer> {
   String job;
 
   @Option(
-      names = "--threshold",
+      names = "--min-change",
       paramLabel = "PERCENT",
-      defaultValue = "1",
-      description = "Noise threshold: smaller changes are never marked (default: 1, i.e. 1%%).")
+      description =
+          "The smallest significant change the verdict calls better or worse; smaller ones are"
+              + " same (default: 2, i.e. 2%%).")
+  String minChange;
+
+  // Another name of --min-change, left out of the help.
+  @Option(names = "--threshold", paramLabel = "PERCENT", hidden = true)
   String threshold;
 
   @Option(
@@ -113,7 +121,14 @@ final class CompareCommand implements Callable<Integer> {
           "compare takes one job and one metric; compare each in turn (--job writer, then --job"
               + " reader), or show them side by side with report --job or --metric");
     }
-    Comparison.Options options = new Comparison.Options(alpha, percent(threshold), 0.95);
+    if (minChange != null && threshold != null) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "--threshold is another name of --min-change: give one");
+    }
+    String given = minChange != null ? minChange : threshold;
+    Comparison.Options options =
+        new Comparison.Options(
+            alpha, given == null ? Comparison.Options.MIN_CHANGE : percent(given), 0.95);
     Comparison comparison;
     List<ReportData> sides = new ArrayList<>();
     try (ResultReader store = Databases.openReader(db.path())) {
@@ -128,7 +143,14 @@ final class CompareCommand implements Callable<Integer> {
         ReportData next = load(store, experiments.get(1), ReportSelection.of(base.job(), m));
         sides.add(base);
         sides.add(next);
-        comparison = Comparison.experiments(base, next, m, options);
+        comparison =
+            Comparison.experiments(
+                base,
+                store.conditions(base.experimentId()),
+                next,
+                store.conditions(next.experimentId()),
+                m,
+                options);
       } else {
         if (experiments.size() > 1) {
           throw new TunelabException(
@@ -137,7 +159,9 @@ final class CompareCommand implements Callable<Integer> {
         String name = experiments.isEmpty() ? null : experiments.get(0);
         ReportData data = load(store, name, selection);
         sides.add(data);
-        comparison = Comparison.axis(data, axis, chosenMetric(data), options);
+        comparison =
+            Comparison.axis(
+                data, store.conditions(data.experimentId()), axis, chosenMetric(data), options);
       }
     }
     PrintWriter err = spec.commandLine().getErr();
@@ -180,7 +204,7 @@ final class CompareCommand implements Callable<Integer> {
       throw new TunelabException(
           TunelabException.BAD_INPUT,
           String.format(
-              Locale.ROOT, "--threshold takes a percentage such as 1 or 0.5%%, not '%s'", text));
+              Locale.ROOT, "--min-change takes a percentage such as 2 or 0.5%%, not '%s'", text));
     }
   }
 }

@@ -4,10 +4,12 @@ import io.tunelab.TunelabException;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Change;
 import io.tunelab.stats.Direction;
+import io.tunelab.stats.Verdict;
 import io.tunelab.stats.Welch;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
+import io.tunelab.store.RunConditions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +23,8 @@ import java.util.TreeSet;
 /**
  * Two sets of cells side by side: the same matrix run twice (two kernels), or two values of one
  * axis within one experiment. Rows are matched by the parameters that remain; each gets the %change
- * of its mean, Welch's t-test and a verdict, and the whole a TOTAL and a geomean row.
+ * of its mean, Welch's t-test and a {@link Verdict}, and the whole a TOTAL and a geomean row and
+ * the list of what else differs between the sides.
  *
  * @param base the left side, the reference
  * @param next the right side, compared with the base
@@ -30,6 +33,8 @@ import java.util.TreeSet;
  * @param lines the table: {@code rows} and, where they were, the {@link Gap}s
  * @param total the sums of each side's means and their %change
  * @param geomean the geometric means of each side's means and of the ratios, as a %change
+ * @param differences what differs between the sides besides the compared axis, kernel command lines
+ *     apart ({@link #cmdlineHosts()})
  * @param onlyInBase labels of base cells with no match on the other side
  * @param onlyInNew labels of new cells with no match in the base
  * @param unmeasured labels of matched cells without a value on one side or both, each followed by
@@ -49,6 +54,7 @@ public record Comparison(
     List<Line> lines,
     Aggregate total,
     Aggregate geomean,
+    List<Difference> differences,
     List<String> onlyInBase,
     List<String> onlyInNew,
     List<String> unmeasured,
@@ -61,25 +67,33 @@ public record Comparison(
   /** The marker of a change the test cannot tell from noise. */
   public static final String NOT_SIGNIFICANT = "~";
 
+  /** The order in which verdicts are counted and listed: what needs a look first. */
+  public static final List<Verdict> VERDICT_ORDER =
+      List.of(Verdict.WORSE, Verdict.BETTER, Verdict.CHANGED, Verdict.SAME, Verdict.UNTESTED);
+
   /**
    * How to decide.
    *
    * @param alpha the significance level of the two-sided Welch t-test (0.05)
-   * @param threshold the noise threshold in percent: smaller changes are never significant (1)
+   * @param minChange the smallest |%change| a verdict calls a change, in percent (2): smaller
+   *     differences are {@code same} however significant
    * @param level the confidence level of the intervals JSON gives (0.95)
    */
-  public record Options(double alpha, double threshold, double level) {
-    /** alpha 0.05, threshold 1 %, 95 % intervals. */
-    public static final Options DEFAULT = new Options(0.05, 1, 0.95);
+  public record Options(double alpha, double minChange, double level) {
+    /** The default of {@code --min-change}, in percent. */
+    public static final double MIN_CHANGE = 2;
+
+    /** alpha 0.05, min-change 2 %, 95 % intervals. */
+    public static final Options DEFAULT = new Options(0.05, MIN_CHANGE, 0.95);
 
     public Options {
       if (!(alpha > 0 && alpha < 1)) {
         throw new TunelabException(
             TunelabException.BAD_INPUT, "--alpha must lie between 0 and 1, not " + alpha);
       }
-      if (!(threshold >= 0) || Double.isInfinite(threshold)) {
+      if (!(minChange >= 0) || Double.isInfinite(minChange)) {
         throw new TunelabException(
-            TunelabException.BAD_INPUT, "--threshold must be a percentage of 0 or more");
+            TunelabException.BAD_INPUT, "--min-change must be a percentage of 0 or more");
       }
     }
   }
@@ -102,6 +116,32 @@ public record Comparison(
   }
 
   /**
+   * One thing that differs between the sides: {@code read_ahead_kb 128 → 256}.
+   *
+   * @param kind {@code kernel} (subject a role or host), {@code knob} (subject the knob as the
+   *     matrix writes it, or role and resolved name), {@code host} (the host playing a role) or
+   *     {@code fact} (subject the role and the fact's key)
+   * @param base the base side's value, {@code (none)} when it has none
+   * @param next the new side's value, {@code (none)} when it has none
+   * @param rows in how many compared rows it differs so
+   * @param of how many compared rows there are
+   */
+  public record Difference(
+      String kind, String subject, String base, String next, int rows, int of) {
+    /** {@code knob local.block.${dev}.read_ahead_kb 128 → 256}, and in how many rows if not all. */
+    public String text() {
+      return kind
+          + " "
+          + subject
+          + " "
+          + base
+          + " → "
+          + next
+          + (rows == of ? "" : " (" + rows + " of " + of + " rows)");
+    }
+  }
+
+  /**
    * A matched pair of cells of which one side or both have no value of the metric (no ok trial):
    * shown with a dash, left out of TOTAL, geomean and the verdicts.
    *
@@ -117,8 +157,7 @@ public record Comparison(
    *
    * @param change the %change of the mean, NaN when the base mean is 0
    * @param welch the t-test, null with fewer than two values on a side
-   * @param verdict {@code improvement}, {@code regression} or {@code change} (direction unknown)
-   *     for a significant change, else {@code none}
+   * @param significant both sides have n >= 3 and the test's p is below alpha
    */
   public record Row(
       String label,
@@ -130,7 +169,7 @@ public record Comparison(
       double change,
       Welch welch,
       boolean significant,
-      String verdict)
+      Verdict verdict)
       implements Line {
 
     /** {@code *} or {@code ~}. */
@@ -147,8 +186,22 @@ public record Comparison(
   /** A summary row: a value per side and the %change between them. */
   public record Aggregate(double base, double next, double change) {}
 
-  /** Compares two experiments cell by cell, matched by all their parameters. */
+  /** Compares two experiments cell by cell, without what their hosts ran and had. */
   public static Comparison experiments(ReportData base, ReportData next, String metric, Options o) {
+    return experiments(base, RunConditions.NONE, next, RunConditions.NONE, metric, o);
+  }
+
+  /**
+   * Compares two experiments cell by cell, matched by all their parameters; {@code baseRan} and
+   * {@code newRan} say what their hosts ran and had, for the list of differences.
+   */
+  public static Comparison experiments(
+      ReportData base,
+      RunConditions baseRan,
+      ReportData next,
+      RunConditions newRan,
+      String metric,
+      Options o) {
     if (!Set.copyOf(base.paramNames()).equals(Set.copyOf(next.paramNames()))) {
       AxisNames a = new AxisNames(base.paramNames());
       AxisNames z = new AxisNames(next.paramNames());
@@ -170,6 +223,8 @@ public record Comparison(
         base.cells(),
         next.cells(),
         null,
+        baseRan,
+        newRan,
         metric,
         o);
   }
@@ -179,7 +234,13 @@ public record Comparison(
    * AxisPair} for the names it takes and what it refuses.
    */
   public static Comparison axis(ReportData data, String spec, String metric, Options o) {
-    return axis(data, AxisPair.parse(data, spec), metric, o);
+    return axis(data, RunConditions.NONE, spec, metric, o);
+  }
+
+  /** As {@link #axis(ReportData, String, String, Options)}, with what the hosts ran and had. */
+  public static Comparison axis(
+      ReportData data, RunConditions ran, String spec, String metric, Options o) {
+    return axis(data, ran, AxisPair.parse(data, spec), metric, o);
   }
 
   /**
@@ -188,10 +249,11 @@ public record Comparison(
    */
   public static Comparison axis(
       ReportData data, String axis, String baseValue, String newValue, String metric, Options o) {
-    return axis(data, AxisPair.of(data, axis, baseValue, newValue), metric, o);
+    return axis(data, RunConditions.NONE, AxisPair.of(data, axis, baseValue, newValue), metric, o);
   }
 
-  private static Comparison axis(ReportData data, AxisPair pair, String metric, Options o) {
+  private static Comparison axis(
+      ReportData data, RunConditions ran, AxisPair pair, String metric, Options o) {
     AxisNames axes = new AxisNames(data.paramNames());
     String name = pair.axis();
     List<Cell> left =
@@ -205,6 +267,8 @@ public record Comparison(
         left,
         right,
         name,
+        ran,
+        ran,
         metric,
         o);
   }
@@ -215,6 +279,8 @@ public record Comparison(
       List<Cell> left,
       List<Cell> right,
       String axis,
+      RunConditions baseRan,
+      RunConditions newRan,
       String metric,
       Options o) {
     ReportData data = base.data();
@@ -288,6 +354,7 @@ public record Comparison(
         List.copyOf(lines),
         total(rows),
         geomean(rows),
+        Differences.of(base, next, baseRan, newRan, rows, axis),
         List.copyOf(onlyInBase),
         List.copyOf(onlyInNew),
         List.copyOf(unmeasured),
@@ -309,14 +376,9 @@ public record Comparison(
         Welch.applicable(sb.summary(), sn.summary())
             ? Welch.test(sb.summary(), sn.summary(), o.level())
             : null;
-    boolean significant =
-        welch != null
-            && sb.n() >= Caveats.MIN_N
-            && sn.n() >= Caveats.MIN_N
-            && welch.p() < o.alpha()
-            && !Double.isNaN(change)
-            && Math.abs(change) > o.threshold();
-    String verdict = significant ? direction.verdict(change) : "none";
+    boolean untested = sb.n() < Caveats.MIN_N || sn.n() < Caveats.MIN_N;
+    boolean significant = welch != null && !untested && welch.p() < o.alpha();
+    Verdict verdict = Verdict.of(untested, significant, change, o.minChange(), direction);
     return new Row(label, params, b, n, sb, sn, change, welch, significant, verdict);
   }
 
@@ -413,10 +475,10 @@ public record Comparison(
     return String.join(", ", hosts);
   }
 
-  /** How many rows got each verdict, in the order improvement, regression, change, none. */
-  public Map<String, Integer> verdicts() {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (String v : List.of("improvement", "regression", "change", "none")) {
+  /** How many rows got each verdict, in the order worse, better, changed, same, n<3. */
+  public Map<Verdict, Integer> verdicts() {
+    Map<Verdict, Integer> counts = new LinkedHashMap<>();
+    for (Verdict v : VERDICT_ORDER) {
       counts.put(v, 0);
     }
     for (Row r : rows) {

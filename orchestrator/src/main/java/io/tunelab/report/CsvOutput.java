@@ -101,7 +101,7 @@ final class CsvOutput {
       if (l instanceof Comparison.Gap g) {
         side(f, g.base());
         side(f, g.next());
-        f.addAll(List.of("", "", "", "", "", "none"));
+        f.addAll(List.of("", "", "", "", "", ""));
         out.append(Csv.line(f));
         continue;
       }
@@ -113,7 +113,7 @@ final class CsvOutput {
       f.add(r.welch() == null ? "" : Numbers.exact(r.welch().p()));
       f.add(r.welch() == null ? "" : Numbers.exact(r.welch().t()));
       f.add(r.welch() == null ? "" : Numbers.exact(r.welch().df()));
-      f.add(r.verdict());
+      f.add(r.verdict().text());
       out.append(Csv.line(f));
     }
     out.append(aggregate("TOTAL", c.total(), params.size()));

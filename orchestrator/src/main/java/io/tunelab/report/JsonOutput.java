@@ -128,8 +128,19 @@ final class JsonOutput {
     doc.put("direction", c.direction().text());
     doc.put("job", c.job());
     doc.put("alpha", c.options().alpha());
-    doc.put("threshold_pct", c.options().threshold());
+    doc.put("min_change_pct", c.options().minChange());
     doc.put("confidence_level", c.options().level());
+    List<Map<String, Object>> differences = new ArrayList<>();
+    for (Comparison.Difference d : c.differences()) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("kind", d.kind());
+      one.put("subject", d.subject());
+      one.put("base", d.base());
+      one.put("new", d.next());
+      one.put("rows", d.rows());
+      differences.add(one);
+    }
+    doc.put("differences", differences);
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Row r : c.rows()) {
       Map<String, Object> row = new LinkedHashMap<>();
@@ -140,7 +151,7 @@ final class JsonOutput {
       row.put("change_pct", num(r.change()));
       row.put("marker", r.marker());
       row.put("significant", r.significant());
-      row.put("verdict", r.verdict());
+      row.put("verdict", r.verdict().text());
       if (r.welch() != null) {
         row.put("difference", num(r.welch().difference()));
         row.put("difference_ci", interval(r.welch().interval()));
@@ -159,7 +170,9 @@ final class JsonOutput {
     doc.put("rows", rows);
     doc.put("total", aggregate(c.total()));
     doc.put("geomean", aggregate(c.geomean()));
-    doc.put("verdicts", c.verdicts());
+    Map<String, Object> verdicts = new LinkedHashMap<>();
+    c.verdicts().forEach((v, n) -> verdicts.put(v.text(), n));
+    doc.put("verdicts", verdicts);
     doc.put("only_in_base", c.onlyInBase());
     doc.put("only_in_new", c.onlyInNew());
     doc.put("unmeasured", c.unmeasured());

@@ -7,19 +7,21 @@ import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.stats.Direction;
+import io.tunelab.stats.Verdict;
 import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Fixed-width plain text, fit for a mailing list: reports and comparisons. */
 final class TextOutput {
   /** The columns of a comparison's table, in every format. */
   static final List<String> COMPARISON_COLUMNS =
-      List.of("base", "%change", "new", "", "p", "n", "label");
+      List.of("base", "%change", "new", "", "verdict", "p", "n", "label");
 
   /** Which of {@link #COMPARISON_COLUMNS} are right-aligned. */
-  static final List<Boolean> COMPARISON_RIGHT = List.of(true, true, true, false, true, true, false);
+  static final List<Boolean> COMPARISON_RIGHT =
+      List.of(true, true, true, false, false, true, true, false);
 
   private TextOutput() {}
 
@@ -144,6 +146,9 @@ final class TextOutput {
         "base: " + c.base().name() + (c.base().detail().isEmpty() ? "" : "; " + c.base().detail()));
     lines.add(
         "new:  " + c.next().name() + (c.next().detail().isEmpty() ? "" : "; " + c.next().detail()));
+    for (Comparison.Difference d : c.differences()) {
+      lines.add(d.text());
+    }
     for (String host : c.cmdlineHosts()) {
       cmdlines(lines, host, "base: ", c.base());
       cmdlines(lines, host, "new:  ", c.next());
@@ -160,9 +165,13 @@ final class TextOutput {
     lines.add(
         "* = Welch's t-test p < "
             + Numbers.exact(c.options().alpha())
-            + " with n >= 3 on both sides and a change beyond "
-            + Numbers.exact(c.options().threshold())
-            + "%; ~ = not significant");
+            + " with n >= 3 on both sides; ~ = not significant");
+    lines.add(
+        "verdict: "
+            + (c.direction() == Direction.UNKNOWN ? "changed" : "better or worse")
+            + " when * and |%change| >= "
+            + Numbers.exact(c.options().minChange())
+            + "% (--min-change), else same; n<3 = too few repetitions to test");
     return lines;
   }
 
@@ -186,29 +195,25 @@ final class TextOutput {
         + " left out of TOTAL and geomean";
   }
 
-  /** The verdicts, the regressions by name, and the warnings: the lines below a comparison. */
+  /** The verdicts, the changed rows by name, and the warnings: the lines below a comparison. */
   static List<String> footer(Comparison c) {
     List<String> lines = new ArrayList<>();
-    Map<String, Integer> v = c.verdicts();
-    int significant = c.rows().size() - v.get("none");
-    StringBuilder counts = new StringBuilder();
-    counts.append(c.rows().size()).append(c.rows().size() == 1 ? " row: " : " rows: ");
     List<String> parts = new ArrayList<>();
-    addCount(parts, v.get("regression"), "regression", "regressions");
-    addCount(parts, v.get("improvement"), "improvement", "improvements");
-    addCount(parts, v.get("change"), "significant change", "significant changes");
-    if (significant == 0) {
-      parts.add("no significant change");
-    }
-    parts.add(v.get("none") + " not significant");
-    counts.append(String.join(", ", parts));
-    lines.add(counts.toString());
-    for (String verdict : List.of("regression", "improvement", "change")) {
-      List<Row> of = c.rows().stream().filter(r -> r.verdict().equals(verdict)).toList();
+    c.verdicts()
+        .forEach(
+            (verdict, n) -> {
+              if (n > 0) {
+                parts.add(n + " " + verdict.text());
+              }
+            });
+    lines.add(
+        c.rows().size() + (c.rows().size() == 1 ? " row: " : " rows: ") + String.join(", ", parts));
+    for (Verdict verdict : List.of(Verdict.WORSE, Verdict.BETTER, Verdict.CHANGED)) {
+      List<Row> of = c.rows().stream().filter(r -> r.verdict() == verdict).toList();
       if (of.isEmpty()) {
         continue;
       }
-      lines.add(verdict.equals("change") ? "significant changes:" : verdict + "s:");
+      lines.add(verdict.text() + ":");
       for (Row r : of) {
         lines.add(
             "  "
@@ -257,18 +262,16 @@ final class TextOutput {
     }
   }
 
-  private static void addCount(List<String> parts, int n, String one, String many) {
-    if (n > 0) {
-      parts.add(n + " " + (n == 1 ? one : many));
-    }
-  }
-
-  /** A TOTAL or geomean row's cells, in the columns of {@link #comparisonCells}. */
+  /**
+   * A TOTAL or geomean row's cells, in the columns of {@link #comparisonCells}: without a verdict,
+   * since neither has repetitions of its own to test.
+   */
   static List<String> aggregate(Aggregate a, int rows, String label) {
     return List.of(
         Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
         Numbers.percent(a.change()),
         Double.isNaN(a.next()) ? "-" : Numbers.fixed(a.next()),
+        "",
         "",
         "",
         String.valueOf(rows),
@@ -353,7 +356,10 @@ final class TextOutput {
     return String.join("  ", dashes).stripTrailing() + "\n";
   }
 
-  /** One line's cells: base ±%, %change, new ±%, marker, p, n, label; dashes where unmeasured. */
+  /**
+   * One line's cells: base ±%, %change, new ±%, marker, verdict, p, n, label; dashes where
+   * unmeasured.
+   */
   static List<String> comparisonCells(Comparison.Line line) {
     if (line instanceof Comparison.Gap g) {
       return List.of(
@@ -361,6 +367,7 @@ final class TextOutput {
           "-",
           spread(g.next()),
           "",
+          "-",
           "-",
           n(g.base()) + "/" + n(g.next()),
           g.label());
@@ -371,6 +378,7 @@ final class TextOutput {
         Numbers.percent(r.change()),
         spread(r.next()),
         r.marker(),
+        r.verdict().text(),
         Numbers.p(r.p()),
         r.base().n() + "/" + r.next().n(),
         r.label());

@@ -15,9 +15,9 @@ public enum Direction {
   }
 
   /**
-   * The direction of a metric by its name: {@code mib_per_s}, {@code iops}, {@code bytes} and
-   * anything per second or named bandwidth/throughput go up; {@code seconds}, latencies and waits
-   * go down; anything else is unknown.
+   * The direction of a metric by its name: {@code mib_per_s}, {@code iops}, {@code ops}, {@code
+   * bytes} and anything per second or named bandwidth/throughput go up; {@code seconds}, latencies
+   * and waits go down; anything else is unknown.
    */
   public static Direction of(String metric) {
     String m = metric.toLowerCase(Locale.ROOT);
@@ -33,6 +33,8 @@ public enum Direction {
     }
     if (m.contains("per_s")
         || m.contains("iops")
+        || m.equals("ops")
+        || m.endsWith("_ops")
         || m.equals("bytes")
         || m.contains("bw")
         || m.contains("bandwidth")
@@ -42,12 +44,12 @@ public enum Direction {
     return UNKNOWN;
   }
 
-  /** A change of {@code percent}: {@code improvement}, {@code regression} or {@code change}. */
-  public String verdict(double percent) {
+  /** A change of {@code percent} that counts: {@code better}, {@code worse} or {@code changed}. */
+  public Verdict verdict(double percent) {
     return switch (this) {
-      case HIGHER_IS_BETTER -> percent > 0 ? "improvement" : "regression";
-      case LOWER_IS_BETTER -> percent < 0 ? "improvement" : "regression";
-      case UNKNOWN -> "change";
+      case HIGHER_IS_BETTER -> percent > 0 ? Verdict.BETTER : Verdict.WORSE;
+      case LOWER_IS_BETTER -> percent < 0 ? Verdict.BETTER : Verdict.WORSE;
+      case UNKNOWN -> Verdict.CHANGED;
     };
   }
 

@@ -38,6 +38,9 @@ public interface ResultReader extends AutoCloseable {
    */
   List<ReportData> reports(long experimentId, ReportSelection selection);
 
+  /** The experiment's host facts and the knobs each cell ran with, for compare's differences. */
+  RunConditions conditions(long experimentId);
+
   /** The experiment's report data for the first job of the selection. */
   default ReportData report(long experimentId, ReportSelection selection) {
     return reports(experimentId, selection).get(0);

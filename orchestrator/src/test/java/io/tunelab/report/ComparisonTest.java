@@ -10,11 +10,13 @@ import io.tunelab.TunelabException;
 import io.tunelab.report.Comparison.Options;
 import io.tunelab.report.Comparison.Row;
 import io.tunelab.stats.Summary;
+import io.tunelab.stats.Verdict;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.RunConditions;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
@@ -57,8 +59,8 @@ class ComparisonTest {
   }
 
   @Test
-  void aSignificantChangeBelowTheNoiseThresholdIsNotMarked() {
-    // +0.5 %, with so little spread that the t-test is sure: still below the 1 % threshold.
+  void aSignificantChangeBelowTheMinimumIsTheSame() {
+    // +0.5 %, with so little spread that the t-test is sure: still below the 2 % minimum.
     ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100.0, 100.01, 99.99)));
     ReportData next = experiment(2, "6.6", List.of(cell(1, "128", "64M", 100.5, 100.51, 100.49)));
 
@@ -67,10 +69,21 @@ class ComparisonTest {
         Comparison.experiments(base, next, "mib_per_s", new Options(0.05, 0.1, 0.95)).rows().get(0);
 
     assertTrue(strict.p() < 1e-6, "p " + strict.p());
-    assertEquals("~", strict.marker());
-    assertEquals("none", strict.verdict());
+    assertEquals("*", strict.marker());
+    assertEquals(Verdict.SAME, strict.verdict());
     assertEquals("*", lax.marker());
-    assertEquals("improvement", lax.verdict());
+    assertEquals(Verdict.BETTER, lax.verdict());
+  }
+
+  @Test
+  void theMinimumChangeCountsInclusively() {
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100, 100.1, 99.9)));
+    ReportData next = experiment(2, "6.6", List.of(cell(1, "128", "64M", 98, 98.1, 97.9)));
+
+    Row row = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT).rows().get(0);
+
+    assertEquals(-2.0, row.change(), 1e-9);
+    assertEquals(Verdict.WORSE, row.verdict());
   }
 
   @Test
@@ -83,6 +96,7 @@ class ComparisonTest {
     assertTrue(row.p() < 0.01, "p " + row.p());
     assertFalse(row.significant());
     assertEquals("~", row.marker());
+    assertEquals(Verdict.UNTESTED, row.verdict());
   }
 
   @Test
@@ -113,7 +127,7 @@ class ComparisonTest {
     Comparison c = Comparison.experiments(base, next, "mib_per_s", Options.DEFAULT);
 
     assertEquals(
-        List.of("regression", "improvement"), c.rows().stream().map(Row::verdict).toList());
+        List.of(Verdict.WORSE, Verdict.BETTER), c.rows().stream().map(Row::verdict).toList());
     assertEquals(-20.0, c.rows().get(0).change(), 1e-9);
     assertEquals(150.0, c.total().base(), 1e-9);
     assertEquals(180.0, c.total().next(), 1e-9);
@@ -170,7 +184,7 @@ class ComparisonTest {
     Row row = Comparison.experiments(base, next, "seconds", Options.DEFAULT).rows().get(0);
 
     assertEquals("+20.0%", Numbers.percent(row.change()));
-    assertEquals("regression", row.verdict());
+    assertEquals(Verdict.WORSE, row.verdict());
   }
 
   @Test
@@ -275,7 +289,8 @@ class ComparisonTest {
     assertEquals(List.of("bs=1M (new)"), c.unmeasured());
     String text = ReportFormat.TEXT.render(c);
     assertTrue(
-        text.contains(" 50.000 ±0.8%        -              -          -  3/0  bs=1M\n"), text);
+        text.contains(" 50.000 ±0.8%        -              -     -             -  3/0  bs=1M\n"),
+        text);
     assertTrue(
         text.contains("-: no ok trial with mib_per_s on that side; 1 row left out of TOTAL"), text);
   }
@@ -318,6 +333,59 @@ class ComparisonTest {
                   new ReportData.Boot("srv1", "6.x", "s" + t.rep(), cmdline))));
     }
     return new Cell(c.ordinal(), c.label(), c.params(), trials, c.stats());
+  }
+
+  @Test
+  void theHeaderListsTheKnobsAndFactsThatDifferAndNothingElse() {
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
+    ReportData next = experiment(2, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
+    RunConditions baseRan =
+        new RunConditions(
+            Map.of("local", Map.of("mem_kb", "8000", "cpus", "4", "boot_id", "a")),
+            Map.of(1, Map.of(RA, "128", "local.vm.dirty_bytes", "0")));
+    RunConditions newRan =
+        new RunConditions(
+            Map.of("local", Map.of("mem_kb", "16000", "cpus", "4", "boot_id", "b")),
+            Map.of(1, Map.of(RA, "256", "local.vm.dirty_bytes", "0")));
+
+    Comparison c =
+        Comparison.experiments(base, baseRan, next, newRan, "mib_per_s", Options.DEFAULT);
+    Comparison same =
+        Comparison.experiments(base, baseRan, next, baseRan, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(
+        List.of("knob " + RA + " 128 → 256", "fact disk mem_kb 8000 → 16000"),
+        c.differences().stream().map(Comparison.Difference::text).toList());
+    assertEquals(List.of(), same.differences());
+    assertTrue(ReportFormat.TEXT.render(c).contains("\nknob " + RA + " 128 → 256\n"));
+  }
+
+  @Test
+  void theComparedKnobIsNoDifferenceAndOthersSayInHowManyRows() {
+    ReportData data =
+        experiment(
+            1,
+            "6.1",
+            List.of(
+                cell(1, "128", "64M", 100, 101, 99),
+                cell(2, "128", "1M", 50, 50.5, 49.5),
+                cell(3, "512", "64M", 120, 121, 119),
+                cell(4, "512", "1M", 60, 60.5, 59.5)));
+    RunConditions ran =
+        new RunConditions(
+            Map.of(),
+            Map.of(
+                1, Map.of(RA, "128", "local.vm.dirty_bytes", "0"),
+                2, Map.of(RA, "128", "local.vm.dirty_bytes", "0"),
+                3, Map.of(RA, "512", "local.vm.dirty_bytes", "0"),
+                4, Map.of(RA, "512", "local.vm.dirty_bytes", "10485760")));
+
+    Comparison c =
+        Comparison.axis(data, ran, "read_ahead_kb=128,512", "mib_per_s", Options.DEFAULT);
+
+    assertEquals(
+        List.of("knob local.vm.dirty_bytes 0 → 10485760 (1 of 2 rows)"),
+        c.differences().stream().map(Comparison.Difference::text).toList());
   }
 
   @Test

@@ -148,7 +148,10 @@ class BadInputTest {
         "--axis takes NAME=BASE,NEW with exactly two values");
     refused(run("compare", "2", "--axis", "dd"), "--axis takes NAME=BASE,NEW");
     refused(run("compare", "2", "--axis", "dd=2,2"), "two different values");
-    refused(run("compare", "1", "2", "--threshold", "lots"), "--threshold takes a percentage");
+    refused(run("compare", "1", "2", "--min-change", "lots"), "--min-change takes a percentage");
+    refused(
+        run("compare", "1", "2", "--min-change", "1", "--threshold", "1"),
+        "--threshold is another name of --min-change");
     refused(run("compare", "1", "2", "--alpha", "5"), "--alpha must lie between 0 and 1");
     refused(
         run("report", "--format", "xml"), "unknown format xml (expected text, md, csv or json)");

@@ -65,7 +65,7 @@ class CompareGoldenTest {
             "seconds",
             "--alpha",
             "0.01",
-            "--threshold",
+            "--min-change",
             "5%"));
   }
 

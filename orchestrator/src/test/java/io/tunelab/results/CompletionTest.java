@@ -59,7 +59,7 @@ class CompletionTest {
 
   @Test
   void optionsComplete() throws Exception {
-    assertTrue(complete("tunelab", "compare", "--").contains("--threshold"));
+    assertTrue(complete("tunelab", "compare", "--").contains("--min-change"));
     assertEquals(List.of("matrix", "hosts"), complete("tunelab", "schema", ""));
   }
 

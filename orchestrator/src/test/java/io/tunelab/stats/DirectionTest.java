@@ -11,6 +11,8 @@ class DirectionTest {
     assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("mib_per_s"));
     assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("iops"));
     assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("bw_kib"));
+    assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("ops"));
+    assertEquals(Direction.HIGHER_IS_BETTER, Direction.of("read_ops"));
     assertEquals(Direction.LOWER_IS_BETTER, Direction.of("seconds"));
     assertEquals(Direction.LOWER_IS_BETTER, Direction.of("clat_p99_usec"));
     assertEquals(Direction.LOWER_IS_BETTER, Direction.of("iowait"));
@@ -18,12 +20,12 @@ class DirectionTest {
   }
 
   @Test
-  void aDropInThroughputIsARegressionARiseInTimeToo() {
-    assertEquals("regression", Direction.HIGHER_IS_BETTER.verdict(-3.2));
-    assertEquals("improvement", Direction.HIGHER_IS_BETTER.verdict(79.2));
-    assertEquals("regression", Direction.LOWER_IS_BETTER.verdict(4.0));
-    assertEquals("improvement", Direction.LOWER_IS_BETTER.verdict(-4.0));
-    assertEquals("change", Direction.UNKNOWN.verdict(-4.0));
+  void aDropInThroughputIsWorseARiseInTimeToo() {
+    assertEquals(Verdict.WORSE, Direction.HIGHER_IS_BETTER.verdict(-3.2));
+    assertEquals(Verdict.BETTER, Direction.HIGHER_IS_BETTER.verdict(79.2));
+    assertEquals(Verdict.WORSE, Direction.LOWER_IS_BETTER.verdict(4.0));
+    assertEquals(Verdict.BETTER, Direction.LOWER_IS_BETTER.verdict(-4.0));
+    assertEquals(Verdict.CHANGED, Direction.UNKNOWN.verdict(-4.0));
   }
 
   @Test

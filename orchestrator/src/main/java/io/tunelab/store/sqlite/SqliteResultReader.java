@@ -7,6 +7,7 @@ import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.RunConditions;
 import io.tunelab.store.SampleSink;
 import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCounts;
@@ -57,6 +58,11 @@ class SqliteResultReader implements ResultReader {
   @Override
   public List<ReportData> reports(long experimentId, ReportSelection selection) {
     return SqliteReportLoader.load(tx, experimentId, selection);
+  }
+
+  @Override
+  public RunConditions conditions(long experimentId) {
+    return SqliteConditions.load(tx, experimentId);
   }
 
   @Override
