@@ -15,7 +15,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,12 +38,7 @@ final class HostFactsCommand implements Callable<Integer> {
       description = "local or a host of the inventory (default: all of them).")
   List<String> names = new ArrayList<>();
 
-  @Option(
-      names = "--format",
-      defaultValue = "table",
-      description = "table (default) or json.",
-      completionCandidates = Formats.class)
-  String format;
+  @Mixin FormatOption format;
 
   @Mixin HostsOption hosts;
 
@@ -52,10 +46,7 @@ final class HostFactsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!format.equals("table") && !format.equals("json")) {
-      throw new TunelabException(
-          TunelabException.BAD_INPUT, "unknown format " + format + " (expected table or json)");
-    }
+    boolean json = format.json();
     Inventory inventory = hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file);
     List<String> chosen = new ArrayList<>(names);
     if (chosen.isEmpty()) {
@@ -81,10 +72,7 @@ final class HostFactsCommand implements Callable<Integer> {
       }
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.print(
-        format.equals("json")
-            ? HostFactsOutput.json(described, errors)
-            : HostFactsOutput.text(described));
+    out.print(json ? HostFactsOutput.json(described, errors) : HostFactsOutput.text(described));
     out.flush();
     if (!errors.isEmpty()) {
       List<String> lines = new ArrayList<>();
@@ -94,12 +82,5 @@ final class HostFactsCommand implements Callable<Integer> {
       throw new TunelabException(TunelabException.HOST_REFUSED, String.join("\n", lines));
     }
     return 0;
-  }
-
-  /** The output formats. */
-  static final class Formats extends ArrayList<String> {
-    Formats() {
-      super(List.of("table", "json"));
-    }
   }
 }

@@ -1,8 +1,5 @@
 package io.tunelab.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,12 +101,7 @@ final class HostFactsOutput {
     }
     errors.forEach(
         (host, error) -> doc.add(new LinkedHashMap<>(Map.of("host", host, "error", error))));
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return PrettyJson.write(doc);
   }
 
   /** A decimal integer as a number, anything else as it is (null stays null). */

@@ -8,7 +8,9 @@ import io.tunelab.run.SshConnector;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,10 +51,13 @@ final class HostsCommand implements Runnable {
 
     @Mixin SetOption set;
 
+    @Mixin FormatOption format;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
+      boolean json = format.json();
       if (matrix == null && !set.overrides().isEmpty()) {
         throw new TunelabException(
             TunelabException.BAD_INPUT, "--set overrides a matrix: give the MATRIX to check");
@@ -75,6 +80,29 @@ final class HostsCommand implements Runnable {
         rows = HostCheck.run(connector, names, m);
       }
       PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        List<Map<String, Object>> doc = new ArrayList<>();
+        for (HostCheck.Row r : rows) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("host", r.host());
+          row.put("check", r.check());
+          row.put("ok", r.ok());
+          row.put("detail", r.detail());
+          doc.add(row);
+        }
+        out.print(PrettyJson.write(doc));
+      } else {
+        table(out, rows);
+      }
+      out.flush();
+      if (rows.stream().anyMatch(r -> !r.ok())) {
+        throw new TunelabException(
+            TunelabException.HOST_REFUSED, "hosts check: some checks failed");
+      }
+      return 0;
+    }
+
+    private static void table(PrintWriter out, List<HostCheck.Row> rows) {
       int width = rows.stream().mapToInt(r -> r.host().length()).max().orElse(4);
       out.printf("%-" + width + "s  %-8s %-4s %s%n", "HOST", "CHECK", "OK", "DETAIL");
       for (HostCheck.Row r : rows) {
@@ -85,11 +113,6 @@ final class HostsCommand implements Runnable {
             r.ok() ? "ok" : "FAIL",
             r.detail().replace('\n', ' '));
       }
-      if (rows.stream().anyMatch(r -> !r.ok())) {
-        throw new TunelabException(
-            TunelabException.HOST_REFUSED, "hosts check: some checks failed");
-      }
-      return 0;
     }
   }
 }

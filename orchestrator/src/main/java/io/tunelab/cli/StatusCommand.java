@@ -10,6 +10,9 @@ import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,14 +39,31 @@ final class StatusCommand implements Callable<Integer> {
 
   @Mixin DatabaseOption db;
 
+  @Mixin FormatOption format;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    boolean json = format.json();
     PrintWriter out = spec.commandLine().getOut();
     try (ResultReader store = Databases.openReader(db.path())) {
-      out.print(TableFormat.render(store.query(SQL), "table"));
       Instant now = Instant.now();
+      if (json) {
+        Map<Long, StatusJson.Live> live = new LinkedHashMap<>();
+        for (ExperimentSummary e : store.experiments()) {
+          if (e.status() == ExperimentStatus.RUNNING) {
+            List<Boot> booting =
+                store.boots(e.id()).stream().filter(b -> b.state() == Boot.State.BOOTING).toList();
+            store
+                .progress(e.id())
+                .ifPresent(p -> live.put(e.id(), new StatusJson.Live(p, booting)));
+          }
+        }
+        out.print(StatusJson.render(store.query(SQL), live, now));
+        return 0;
+      }
+      out.print(TableFormat.render(store.query(SQL), "table"));
       // Another process's run: WAL lets this read in beside its writes.
       for (ExperimentSummary e : store.experiments()) {
         if (e.status() == ExperimentStatus.RUNNING) {

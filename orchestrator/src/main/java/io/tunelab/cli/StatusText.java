@@ -104,7 +104,8 @@ final class StatusText {
     return DurationText.format(Duration.between(then, now));
   }
 
-  private static Instant instant(String iso) {
+  /** An ISO-8601 instant, or null for none or for text that is not one. */
+  static Instant instant(String iso) {
     try {
       return iso == null ? null : Instant.parse(iso);
     } catch (DateTimeParseException e) {

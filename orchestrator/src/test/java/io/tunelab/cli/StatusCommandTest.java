@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
@@ -66,11 +68,36 @@ class StatusCommandTest {
           r.out().contains("  last event: ")
               && r.out().contains(" trial: [1/2] bs=1M rep 1: 16.000 s"),
           r.out());
+
+      Cli.Result j = Cli.tunelab("status", "--db", db.toString(), "--format", "json");
+      assertEquals(0, j.code(), j.all());
+      JsonNode e = new ObjectMapper().readTree(j.out()).get("experiments").get(0);
+      assertEquals("live", e.get("name").asText(), j.out());
+      assertEquals("running", e.get("status").asText(), j.out());
+      assertEquals(1, e.get("ok").asInt(), j.out());
+      JsonNode p = e.get("progress");
+      assertEquals(2, p.get("trials").asInt(), j.out());
+      assertEquals(1, p.get("done").asInt(), j.out());
+      assertTrue(p.get("eta_seconds").isNumber(), j.out());
+      assertEquals(2, p.get("current").get("rep").asInt(), j.out());
+      assertEquals("bs=1M", p.get("current").get("cell").asText(), j.out());
+      assertEquals("[1/2] bs=1M rep 1: 16.000 s", p.get("last_event").get("message").asText());
+      assertEquals(0, e.get("booting").size(), j.out());
     } finally {
       statusRead.countDown();
       run.join();
     }
     Cli.Result after = Cli.tunelab("status", "--db", db.toString());
     assertFalse(after.out().contains("now:"), "a finished experiment has no progress block");
+    JsonNode done =
+        new ObjectMapper()
+            .readTree(Cli.tunelab("status", "--db", db.toString(), "--format", "json").out())
+            .get("experiments")
+            .get(0);
+    assertEquals("finished", done.get("status").asText());
+    assertTrue(done.get("progress").isNull(), done.toString());
+    Cli.Result bad = Cli.tunelab("status", "--db", db.toString(), "--format", "yaml");
+    assertEquals(2, bad.code(), bad.all());
+    assertTrue(bad.err().contains("unknown format yaml (expected table or json)"), bad.all());
   }
 }
