@@ -282,10 +282,68 @@ job_unkept() {
   wait "$@"
 }
 
+# Devices of /proc/diskstats an iostat monitor's counters keep at most (a line is about
+# 100 bytes): a host with thousands of devices still sends a bounded answer.
+SNAP_DEVICE_CAP=256
+
+# The kernel's counters that a monitor's trial-wide figures come from (docs/workloads.md,
+# "Monitors"), read by builtins: appends to $1/stat a "$2<TAB>$3" line ($2 begin or end,
+# $3 the time in ns), then for vmstat and mpstat the cpu line of /proc/stat, for iostat
+# its devices' lines of /proc/diskstats (every whole device, /sys/block/NAME, when it
+# names none). The tool and its devices are read from its argv (MonitorOutput.argv:
+# options, devices, the interval last); another command gets no counters.
+monitor_snap() {
+  mn_dir=$1
+  mn_tool=
+  mn_devs=' '
+  mn_prev=
+  while IFS= read -r mn_word || [ -n "$mn_word" ]; do
+    case $mn_tool:$mn_word in
+      :vmstat | :mpstat | :iostat | :*/vmstat | :*/mpstat | :*/iostat) mn_tool=${mn_word##*/} ;;
+      iostat:*)
+        case $mn_prev in
+          "" | -*) ;;
+          *) mn_devs="$mn_devs${mn_prev#/dev/} " ;;
+        esac
+        mn_prev=$mn_word
+        ;;
+    esac
+  done <"$mn_dir/argv"
+  [ -n "$mn_tool" ] || return 0
+  [ "$2" != begin ] || : >"$mn_dir/stat"
+  {
+    printf '%s\t%s\n' "$2" "$3"
+    if [ "$mn_tool" = iostat ]; then
+      mn_n=0
+      while read -r mn_major mn_minor mn_name mn_rest; do
+        case $mn_devs in
+          " ") [ -d "/sys/block/$mn_name" ] || continue ;;
+          *" $mn_name "*) ;;
+          *) continue ;;
+        esac
+        [ "$mn_n" -lt "$SNAP_DEVICE_CAP" ] || break
+        mn_n=$((mn_n + 1))
+        printf '%s %s %s %s\n' "$mn_major" "$mn_minor" "$mn_name" "$mn_rest"
+      done </proc/diskstats
+    else
+      first_line /proc/stat
+      printf '%s\n' "$FIRST_LINE"
+    fi
+  } >>"$mn_dir/stat" 2>/dev/null
+}
+
+# The time in ns for monitor_snap: one date for all the monitors of a trial.
+snap_time() {
+  date +%s%N >"$JOBS_DIR/snap.ns"
+  first_line "$JOBS_DIR/snap.ns"
+  SNAP_NS=$FIRST_LINE
+}
+
 # A monitor ($1: its directory) runs until the leader sends TERM, which it must not
 # ignore as the leader does.
 monitor_start() {
   ms_dir=$1
+  monitor_snap "$ms_dir" begin "$SNAP_NS"
   stream_keep "$ms_dir/out"
   printf '%s\n' "$KEEPER_PID" >"$ms_dir/keepers"
   stream_keep "$ms_dir/err"
@@ -381,6 +439,7 @@ trial_main() {
   tm_go=0
   if [ -s "$JOBS_DIR/go" ] && [ ! -s "$JOBS_DIR/cancel" ]; then
     tm_go=1
+    [ "$MONITOR_COUNT" = 0 ] || snap_time
     tm_i=1
     while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
       monitor_start "$JOBS_DIR/m$tm_i"
@@ -409,6 +468,14 @@ trial_main() {
   # Monitors run on until the agent's stop: the other hosts' jobs may still run.
   [ "$MONITOR_COUNT" = 0 ] || IFS= read -r _ <&8
   exec 8<&-
+  if [ "$tm_go" = 1 ] && [ "$MONITOR_COUNT" != 0 ]; then
+    snap_time
+    tm_i=1
+    while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
+      monitor_snap "$JOBS_DIR/m$tm_i" end "$SNAP_NS"
+      tm_i=$((tm_i + 1))
+    done
+  fi
   tm_i=1
   while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
     first_line "$JOBS_DIR/m$tm_i/pid"
