@@ -282,18 +282,14 @@ job_unkept() {
   wait "$@"
 }
 
-# Devices of /proc/diskstats an iostat monitor's counters keep at most (a line is about
-# 100 bytes): a host with thousands of devices still sends a bounded answer.
+# Devices of /proc/diskstats an iostat monitor's counters keep at most (a bounded answer).
 SNAP_DEVICE_CAP=256
 
-# The kernel's counters that a monitor's trial-wide figures come from (docs/workloads.md,
-# "Monitors"), read by builtins: appends to $1/stat a "$2<TAB>$3" line ($2 begin or end,
-# $3 the time in ns), then for vmstat and mpstat the cpu line of /proc/stat, for iostat
-# its devices' lines of /proc/diskstats (every whole device, /sys/block/NAME, when it
-# names none). The tool and its devices are read from its argv (MonitorOutput.argv:
-# options, devices, the interval last); another command gets no counters.
+# A monitor's counters (docs/agent.md, "A monitor's counters"), read by builtins: appends
+# to $1/stat a "$2<TAB>$3" line ($2 begin or end, $3 ns), then for vmstat and mpstat the
+# cpu line of /proc/stat, for iostat its devices' lines of /proc/diskstats (every whole
+# device when it names none); tool and devices from its argv (the interval last).
 monitor_snap() {
-  mn_dir=$1
   mn_tool=
   mn_devs=' '
   mn_prev=
@@ -308,9 +304,8 @@ monitor_snap() {
         mn_prev=$mn_word
         ;;
     esac
-  done <"$mn_dir/argv"
+  done <"$1/argv"
   [ -n "$mn_tool" ] || return 0
-  [ "$2" != begin ] || : >"$mn_dir/stat"
   {
     printf '%s\t%s\n' "$2" "$3"
     if [ "$mn_tool" = iostat ]; then
@@ -329,21 +324,25 @@ monitor_snap() {
       first_line /proc/stat
       printf '%s\n' "$FIRST_LINE"
     fi
-  } >>"$mn_dir/stat" 2>/dev/null
+  } >>"$1/stat" 2>/dev/null
 }
 
-# The time in ns for monitor_snap: one date for all the monitors of a trial.
-snap_time() {
+# Reads every monitor's counters ($1: begin or end), with one date for them all.
+monitors_snap() {
   date +%s%N >"$JOBS_DIR/snap.ns"
   first_line "$JOBS_DIR/snap.ns"
-  SNAP_NS=$FIRST_LINE
+  mo_ns=$FIRST_LINE
+  mo_i=1
+  while [ "$mo_i" -le "$MONITOR_COUNT" ]; do
+    monitor_snap "$JOBS_DIR/m$mo_i" "$1" "$mo_ns"
+    mo_i=$((mo_i + 1))
+  done
 }
 
 # A monitor ($1: its directory) runs until the leader sends TERM, which it must not
 # ignore as the leader does.
 monitor_start() {
   ms_dir=$1
-  monitor_snap "$ms_dir" begin "$SNAP_NS"
   stream_keep "$ms_dir/out"
   printf '%s\n' "$KEEPER_PID" >"$ms_dir/keepers"
   stream_keep "$ms_dir/err"
@@ -439,7 +438,7 @@ trial_main() {
   tm_go=0
   if [ -s "$JOBS_DIR/go" ] && [ ! -s "$JOBS_DIR/cancel" ]; then
     tm_go=1
-    [ "$MONITOR_COUNT" = 0 ] || snap_time
+    [ "$MONITOR_COUNT" = 0 ] || monitors_snap begin
     tm_i=1
     while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
       monitor_start "$JOBS_DIR/m$tm_i"
@@ -468,14 +467,7 @@ trial_main() {
   # Monitors run on until the agent's stop: the other hosts' jobs may still run.
   [ "$MONITOR_COUNT" = 0 ] || IFS= read -r _ <&8
   exec 8<&-
-  if [ "$tm_go" = 1 ] && [ "$MONITOR_COUNT" != 0 ]; then
-    snap_time
-    tm_i=1
-    while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
-      monitor_snap "$JOBS_DIR/m$tm_i" end "$SNAP_NS"
-      tm_i=$((tm_i + 1))
-    done
-  fi
+  [ "$tm_go" = 0 ] || [ "$MONITOR_COUNT" = 0 ] || monitors_snap end
   tm_i=1
   while [ "$tm_i" -le "$MONITOR_COUNT" ]; do
     first_line "$JOBS_DIR/m$tm_i/pid"
