@@ -118,6 +118,7 @@ trial_end() {
     first_line "$JOBS_DIR/m$te_i/name"
     job_lines out "$FIRST_LINE" "$JOBS_DIR/m$te_i/out" all
     job_lines err "$FIRST_LINE" "$JOBS_DIR/m$te_i/err" tail
+    job_lines stat "$FIRST_LINE" "$JOBS_DIR/m$te_i/stat" all
     te_i=$((te_i + 1))
   done
   if [ "$te_keep" = 1 ]; then

@@ -89,7 +89,7 @@ trial_parse() {
         printf '%s\n' "$tp_value" >"$tp_dir/name"
         # Emptied: a kept directory holds the files of an earlier trial's job.
         for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
-          start end rc stopped; do
+          start end rc stopped stat; do
           : >"$tp_dir/$tp_file"
         done
         ;;

@@ -22,7 +22,8 @@ verb_hello() {
 }
 
 verb_facts() {
-  printf 'kernel_release\t%s\n' "$(uname -r)"
+  fa_release=$(uname -r)
+  printf 'kernel_release\t%s\n' "$fa_release"
   printf 'boot_id\t%s\n' "$BOOT"
   first_line /proc/cmdline
   # A tab would end the fact early: the kernel takes none, a bootloader could pass one.
@@ -38,12 +39,77 @@ verb_facts() {
     printf 'journal\tabsent\n'
   fi
   printf 'state\t%s\n' "$STATE"
+  cpu_model /proc/cpuinfo
+  [ -z "$CPU_MODEL" ] || fact_line cpu_model "$CPU_MODEL"
+  first_line /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+  [ -z "$FIRST_LINE" ] || fact_line cpufreq_governor "$FIRST_LINE"
+  fa_config=/boot/config-$fa_release
+  if [ -r "$fa_config" ]; then
+    fa_sum=
+    for fa_algo in sha256 md5; do
+      if command -v "${fa_algo}sum" >/dev/null 2>&1; then
+        fa_sum=$("${fa_algo}sum" <"$fa_config" 2>/dev/null) || fa_sum=
+        break
+      fi
+    done
+    [ -z "$fa_sum" ] || printf 'kernel_config\t%s:%s\n' "$fa_algo" "${fa_sum%% *}"
+  fi
   for fa_dev in /sys/block/*; do
     [ -r "$fa_dev/queue/scheduler" ] || continue
     # One line, read by a builtin: a fork per device adds up on hosts with many disks.
     first_line "$fa_dev/queue/scheduler"
     printf 'block\t%s\t%s\n' "${fa_dev##*/}" "$FIRST_LINE"
+    # A loop or ram device has no device/ of its own; a disk says what it is.
+    for fa_what in model vendor; do
+      first_line "$fa_dev/device/$fa_what"
+      [ -z "$FIRST_LINE" ] || fact_line "$fa_what$TAB${fa_dev##*/}" "$FIRST_LINE"
+    done
   done
+}
+
+# Prints "$1<TAB>$2" with $2's tabs made blanks and its own blanks trimmed: a fact is one
+# field of one line (a tab in a disk's model would end it early).
+fact_line() {
+  fl_value=$2
+  case $fl_value in
+    *"$TAB"*) fl_value=$(printf '%s' "$fl_value" | tr '\t' ' ') ;;
+  esac
+  fl_value=${fl_value#"${fl_value%%[! ]*}"}
+  fl_value=${fl_value%"${fl_value##*[! ]}"}
+  [ -z "$fl_value" ] || printf '%s\t%s\n' "$1" "$fl_value"
+}
+
+# Sets CPU_MODEL from the first processor of $1 (/proc/cpuinfo), read by a builtin and no
+# further than that processor: x86's "model name"; elsewhere the arch's own line (arm32
+# "Processor", mips "cpu model", powerpc "cpu", riscv "uarch"), or arm64's implementer and
+# part numbers. Empty when none is there.
+cpu_model() {
+  CPU_MODEL=
+  [ -r "$1" ] || return 0
+  cm_other=
+  cm_implementer=
+  cm_part=
+  while IFS= read -r cm_line; do
+    cm_key=${cm_line%%:*}
+    cm_key=${cm_key%"${cm_key##*[!"$TAB "]}"}
+    cm_value=${cm_line#*:}
+    cm_value=${cm_value# }
+    case $cm_key in
+      "model name")
+        CPU_MODEL=$cm_value
+        return 0
+        ;;
+      Processor | "cpu model" | cpu | uarch) [ -n "$cm_other" ] || cm_other=$cm_value ;;
+      "CPU implementer") cm_implementer=$cm_value ;;
+      "CPU part") cm_part=$cm_value ;;
+      "") [ -z "$cm_other$cm_implementer" ] || break ;;
+    esac
+  done <"$1"
+  if [ -n "$cm_other" ]; then
+    CPU_MODEL=$cm_other
+  elif [ -n "$cm_implementer" ]; then
+    CPU_MODEL="implementer $cm_implementer part $cm_part"
+  fi
 }
 
 verb_read() {

@@ -9,7 +9,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,6 +60,92 @@ class OneShotVerbsTest {
     assertEquals(schedulers, blocks.size(), facts.lines().toString());
     for (String block : blocks) {
       assertTrue(block.matches("[^\t]+\t.*\\[.+].*"), block);
+    }
+    assertHardwareFacts(facts);
+  }
+
+  /**
+   * CPU model, cpufreq governor, kernel config hash and disk models: as /proc, /sys and /boot say.
+   */
+  private static void assertHardwareFacts(Result facts) throws IOException {
+    String model =
+        Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+            .filter(l -> l.startsWith("model name"))
+            .map(l -> l.substring(l.indexOf(':') + 1).strip())
+            .findFirst()
+            .orElse(null);
+    if (model != null) {
+      assertEquals(model, facts.value("cpu_model").orElseThrow(), facts.lines().toString());
+    }
+    Path governor = Path.of("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    assertEquals(
+        Files.exists(governor) ? Optional.of(Files.readString(governor).strip()) : Optional.empty(),
+        facts.value("cpufreq_governor"));
+    Path config = Path.of("/boot/config-" + facts.value("kernel_release").orElseThrow());
+    if (Files.isReadable(config)) {
+      assertEquals("sha256:" + sha256(config), facts.value("kernel_config").orElseThrow());
+    } else {
+      assertEquals(Optional.empty(), facts.value("kernel_config"));
+    }
+    for (String what : List.of("model", "vendor")) {
+      List<String> expected = new ArrayList<>();
+      try (Stream<Path> devices = Files.list(Path.of("/sys/block")).sorted()) {
+        for (Path d : devices.toList()) {
+          Path file = d.resolve("device").resolve(what);
+          if (Files.isReadable(d.resolve("queue/scheduler")) && Files.isReadable(file)) {
+            String value = Files.readAllLines(file).get(0).replace('\t', ' ').strip();
+            if (!value.isEmpty()) {
+              expected.add(d.getFileName() + "\t" + value);
+            }
+          }
+        }
+      }
+      assertEquals(expected, facts.rest(what), what);
+    }
+    for (String line : facts.lines()) {
+      assertTrue(line.split("\t", -1).length <= 3, "a field too many: " + line);
+    }
+  }
+
+  private static String sha256(Path file) throws IOException {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aCpuModelIsReadAsTheArchWritesIt(String shell, @TempDir Path dir) throws IOException {
+    AgentLibrary agent = new AgentLibrary(shell, dir);
+    String[][] cases = {
+      {
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7302 16-Core Processor\n\n"
+            + "processor\t: 1\nmodel name\t: other\n",
+        "AMD EPYC 7302 16-Core Processor"
+      },
+      {
+        "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+            + "CPU part\t: 0xd0c\n\nprocessor\t: 1\nCPU implementer\t: 0x99\n",
+        "implementer 0x41 part 0xd0c"
+      },
+      {
+        "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec supported\nclock\t\t: 2200MHz\n\n",
+        "POWER9 (architected), altivec supported"
+      },
+      {
+        "processor\t: 0\nhart\t\t: 1\nisa\t\t: rv64imafdc\nuarch\t\t: sifive,u74-mc\n\n",
+        "sifive,u74-mc"
+      },
+      {"processor\t: 0\nflags\t\t: fpu\n\n", ""},
+    };
+    for (String[] c : cases) {
+      Path cpuinfo = dir.resolve("cpuinfo");
+      Files.writeString(cpuinfo, c[0]);
+      Result r = agent.run("cpu_model \"$1\"; printf '%s\\n' \"$CPU_MODEL\"", cpuinfo.toString());
+      assertEquals(c[1], String.join("", r.lines()), c[0]);
     }
   }
 

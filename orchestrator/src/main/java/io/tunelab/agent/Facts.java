@@ -7,16 +7,30 @@ import java.util.Map;
 /**
  * What the agent's {@code facts} verb reports about a host.
  *
- * @param values {@code kernel_release}, {@code boot_id}, {@code hostname}, {@code cpus}, {@code
- *     mem_kb}, {@code uid}, {@code journal} ({@code present}/{@code absent}), {@code state}, in the
- *     agent's order
+ * @param values {@code kernel_release}, {@code boot_id}, {@code cmdline}, {@code hostname}, {@code
+ *     cpus}, {@code mem_kb}, {@code uid}, {@code journal} ({@code present}/{@code absent}), {@code
+ *     state}, and where the host has them {@code cpu_model}, {@code cpufreq_governor} and {@code
+ *     kernel_config} ({@code sha256:HEX} or {@code md5:HEX}), in the agent's order
  * @param schedulers block device name to its scheduler line, e.g. {@code [none] mq-deadline}
+ * @param models block device name to its {@code device/model} (disks only: a loop device has none)
+ * @param vendors block device name to its {@code device/vendor}
  */
-public record Facts(Map<String, String> values, Map<String, String> schedulers) {
+public record Facts(
+    Map<String, String> values,
+    Map<String, String> schedulers,
+    Map<String, String> models,
+    Map<String, String> vendors) {
 
   public Facts {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     schedulers = Collections.unmodifiableMap(new LinkedHashMap<>(schedulers));
+    models = Collections.unmodifiableMap(new LinkedHashMap<>(models));
+    vendors = Collections.unmodifiableMap(new LinkedHashMap<>(vendors));
+  }
+
+  /** Facts of a host whose disks tell no model or vendor. */
+  public Facts(Map<String, String> values, Map<String, String> schedulers) {
+    this(values, schedulers, Map.of(), Map.of());
   }
 
   /** One fact by its key, or null. */
@@ -56,16 +70,20 @@ public record Facts(Map<String, String> values, Map<String, String> schedulers) 
 
   static Facts from(Answer answer) {
     Map<String, String> values = new LinkedHashMap<>();
-    Map<String, String> schedulers = new LinkedHashMap<>();
+    Map<String, Map<String, String>> devices =
+        Map.of(
+            "block", new LinkedHashMap<>(),
+            "model", new LinkedHashMap<>(),
+            "vendor", new LinkedHashMap<>());
     for (String line : answer.lines()) {
       String[] kv = Answer.fields(line, 2);
-      if (kv[0].equals("block") && kv[1].contains("\t")) {
+      if (devices.containsKey(kv[0]) && kv[1].contains("\t")) {
         String[] dev = Answer.fields(kv[1], 2);
-        schedulers.put(dev[0], dev[1]);
+        devices.get(kv[0]).put(dev[0], dev[1]);
       } else {
         values.put(kv[0], kv[1]);
       }
     }
-    return new Facts(values, schedulers);
+    return new Facts(values, devices.get("block"), devices.get("model"), devices.get("vendor"));
   }
 }

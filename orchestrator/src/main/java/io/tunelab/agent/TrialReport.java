@@ -53,6 +53,7 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
     }
     Map<String, List<String>> out = lines(answer, "out");
     Map<String, List<String>> err = lines(answer, "err");
+    Map<String, List<String>> stat = lines(answer, "stat");
     List<MonitorReport> monitors = new ArrayList<>();
     for (String[] r : answer.uniqueRows("monitor", 3).values()) {
       monitors.add(
@@ -60,7 +61,8 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
               r[1],
               integer(answer, r[2]),
               out.getOrDefault(r[1], List.of()),
-              err.getOrDefault(r[1], List.of())));
+              err.getOrDefault(r[1], List.of()),
+              stat.getOrDefault(r[1], List.of())));
     }
     return new TrialReport(answer.status(), processes, monitors);
   }

@@ -11,6 +11,10 @@ import java.util.Map;
  * What {@code tunelab hosts facts} tells about one host: what a user asks before writing a matrix
  * for it. Values are as the kernel shows them; null where a file is missing.
  *
+ * @param cpuModel {@code /proc/cpuinfo}'s {@code model name} (or the arch's equivalent)
+ * @param cpufreqGovernor cpu0's {@code scaling_governor}; null without cpufreq
+ * @param kernelConfig the hash of {@code /boot/config-RELEASE}, {@code sha256:HEX} or {@code
+ *     md5:HEX}
  * @param vm the vm dirty settings by knob name ({@code vm.dirty_ratio} …)
  */
 record HostDescription(
@@ -21,6 +25,9 @@ record HostDescription(
     String hostname,
     String cpus,
     long memKb,
+    String cpuModel,
+    String cpufreqGovernor,
+    String kernelConfig,
     List<Device> devices,
     Map<String, String> vm) {
 
@@ -44,8 +51,16 @@ record HostDescription(
    * @param sectors its size in 512-byte sectors, or -1 when unknown
    * @param schedulerLine the scheduler file as the kernel shows it, the current one in brackets
    * @param queue {@link #QUEUE} file name to value (null when missing)
+   * @param model its {@code device/model}, null when it has none (a loop device)
+   * @param vendor its {@code device/vendor}, null when it has none
    */
-  record Device(String name, long sectors, String schedulerLine, Map<String, String> queue) {
+  record Device(
+      String name,
+      long sectors,
+      String schedulerLine,
+      Map<String, String> queue,
+      String model,
+      String vendor) {
     /** The schedulers the device offers, without brackets. */
     List<String> schedulers() {
       List<String> names = new ArrayList<>();
@@ -91,7 +106,14 @@ record HostDescription(
               String size = value(read, block(dev) + "/size");
               long sectors =
                   size != null && size.matches("[0-9]{1,18}") ? Long.parseLong(size) : -1;
-              devices.add(new Device(dev, sectors, line, queue));
+              devices.add(
+                  new Device(
+                      dev,
+                      sectors,
+                      line,
+                      queue,
+                      facts.models().get(dev),
+                      facts.vendors().get(dev)));
             });
     Map<String, String> vm = new LinkedHashMap<>();
     VM.forEach(v -> vm.put("vm." + v, value(read, "/proc/sys/vm/" + v)));
@@ -103,6 +125,9 @@ record HostDescription(
         facts.get("hostname"),
         facts.cpus(),
         facts.memKb(),
+        facts.get("cpu_model"),
+        facts.get("cpufreq_governor"),
+        facts.get("kernel_config"),
         devices,
         vm);
   }

@@ -19,15 +19,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tunelab hosts facts [HOST…]}: kernel, CPUs, memory, block devices with their schedulers
- * and queue limits, and the vm dirty settings of each host. Reads only.
+ * {@code tunelab hosts facts [HOST…]}: kernel, CPUs, memory, block devices with their models,
+ * schedulers and queue limits, and the vm dirty settings of each host. Reads only.
  */
 @Command(
     name = "facts",
     mixinStandardHelpOptions = true,
     description =
-        "Show what to know before writing a matrix for a host: kernel, CPUs, memory, every block"
-            + " device with its schedulers (the current one in brackets), read_ahead_kb,"
+        "Show what to know before writing a matrix for a host: kernel and its config's hash,"
+            + " CPUs with their model and cpufreq governor, memory, every block device with its"
+            + " model and schedulers (the current one in brackets), read_ahead_kb,"
             + " max_sectors_kb, max_hw_sectors_kb and whether it is rotational, and the vm dirty"
             + " settings. Without HOST: every host of the inventory, or local without one."
             + " Reads only; exit 3 when a host cannot be asked.")

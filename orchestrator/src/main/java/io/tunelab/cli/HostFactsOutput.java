@@ -20,30 +20,24 @@ final class HostFactsOutput {
 
   private HostFactsOutput() {}
 
-  /** One section per host: a summary line, a table of block devices, the vm settings. */
+  /**
+   * One section per host: a summary line, its CPU, kernel config and boot lines, a table of block
+   * devices (with a MODEL column when a disk tells its model), the vm settings.
+   */
   static String text(List<HostDescription> hosts) {
     StringBuilder out = new StringBuilder();
     for (HostDescription h : hosts) {
       if (out.length() > 0) {
         out.append('\n');
       }
-      out.append("host ")
-          .append(h.host())
-          .append(": kernel ")
-          .append(h.kernelRelease())
-          .append(", ")
-          .append(h.cpus())
-          .append(" CPUs, ")
-          .append(size(h.memKb() * 1024))
-          .append(" memory, hostname ")
-          .append(h.hostname())
-          .append("\n");
-      if (h.cmdline() != null) {
-        out.append("boot ").append(h.bootId()).append(": ").append(h.cmdline()).append('\n');
-      }
+      header(h, out);
       out.append('\n');
+      boolean models = h.devices().stream().anyMatch(d -> d.model() != null || d.vendor() != null);
       List<List<String>> rows = new ArrayList<>();
-      rows.add(DEVICE_COLUMNS);
+      rows.add(new ArrayList<>(DEVICE_COLUMNS));
+      if (models) {
+        rows.get(0).add("MODEL");
+      }
       for (HostDescription.Device d : h.devices()) {
         List<String> row = new ArrayList<>();
         row.add(d.name());
@@ -56,6 +50,9 @@ final class HostFactsOutput {
           String v = d.queue().get(q);
           row.add(v == null ? "-" : v);
         }
+        if (models) {
+          row.add(model(d));
+        }
         rows.add(row);
       }
       table(rows, out);
@@ -65,6 +62,34 @@ final class HostFactsOutput {
       table(vm, out);
     }
     return out.toString();
+  }
+
+  /** The summary line, then the CPU, kernel config and boot lines of what the host tells. */
+  private static void header(HostDescription h, StringBuilder out) {
+    out.append("host ")
+        .append(h.host())
+        .append(": kernel ")
+        .append(h.kernelRelease())
+        .append(", ")
+        .append(h.cpus())
+        .append(" CPUs, ")
+        .append(size(h.memKb() * 1024))
+        .append(" memory, hostname ")
+        .append(h.hostname())
+        .append("\n");
+    if (h.cpuModel() != null || h.cpufreqGovernor() != null) {
+      out.append("cpu ")
+          .append(h.cpuModel() == null ? "-" : h.cpuModel())
+          .append(", cpufreq governor ")
+          .append(h.cpufreqGovernor() == null ? "-" : h.cpufreqGovernor())
+          .append('\n');
+    }
+    if (h.kernelConfig() != null) {
+      out.append("kernel config ").append(h.kernelConfig()).append('\n');
+    }
+    if (h.cmdline() != null) {
+      out.append("boot ").append(h.bootId()).append(": ").append(h.cmdline()).append('\n');
+    }
   }
 
   /** One JSON array, an object per host; a host that could not be asked has only its error. */
@@ -79,6 +104,9 @@ final class HostFactsOutput {
       host.put("hostname", h.hostname());
       host.put("cpus", number(h.cpus()));
       host.put("mem_kb", h.memKb());
+      host.put("cpu_model", h.cpuModel());
+      host.put("cpufreq_governor", h.cpufreqGovernor());
+      host.put("kernel_config", h.kernelConfig());
       List<Map<String, Object>> devices = new ArrayList<>();
       for (HostDescription.Device d : h.devices()) {
         Map<String, Object> dev = new LinkedHashMap<>();
@@ -91,6 +119,8 @@ final class HostFactsOutput {
         for (String q : HostDescription.QUEUE.subList(1, HostDescription.QUEUE.size())) {
           dev.put(q, number(d.queue().get(q)));
         }
+        dev.put("model", d.model());
+        dev.put("vendor", d.vendor());
         devices.add(dev);
       }
       host.put("block_devices", devices);
@@ -102,6 +132,16 @@ final class HostFactsOutput {
     errors.forEach(
         (host, error) -> doc.add(new LinkedHashMap<>(Map.of("host", host, "error", error))));
     return PrettyJson.write(doc);
+  }
+
+  /** Vendor and model as lsblk shows them side by side: {@code ATA ST2000DM008-2FR1}; {@code -}. */
+  private static String model(HostDescription.Device d) {
+    if (d.model() == null && d.vendor() == null) {
+      return "-";
+    }
+    return d.vendor() == null
+        ? d.model()
+        : d.model() == null ? d.vendor() : d.vendor() + " " + d.model();
   }
 
   /** A decimal integer as a number, anything else as it is (null stays null). */

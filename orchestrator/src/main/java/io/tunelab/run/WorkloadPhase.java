@@ -187,7 +187,7 @@ final class WorkloadPhase {
         failures.add("host " + host + ": monitor " + m.name() + " " + why);
         continue;
       }
-      MonitorOutput output = MonitorOutput.parse(m.tool(), report.stdout(), m.interval());
+      MonitorOutput output = MonitorOutput.parse(m, report.stdout(), report.counters());
       if (agentName.equals(m.name())) {
         for (MonitorRow row : output.rows()) {
           rows.add(

@@ -44,7 +44,7 @@ final class IostatOutput {
   }
 
   /** With {@code -k}: kB for sizes, ms for waits. */
-  private static String unit(String column) {
+  static String unit(String column) {
     if (column.startsWith("%")) {
       return "%";
     } else if (column.endsWith("kB/s")) {

@@ -88,8 +88,8 @@ public final class Measurements {
   }
 
   /**
-   * A monitor's means as samples: job {@code vmstat@client}, {@code mpstat@client}, or per device
-   * {@code iostat@server:sdb}.
+   * A monitor's figures as samples ({@link MonitorOutput#means}): job {@code vmstat@client}, {@code
+   * mpstat@client}, or per device {@code iostat@server:sdb}.
    */
   public static List<Sample> monitor(MonitorPlan monitor, MonitorOutput output) {
     List<Sample> samples = new ArrayList<>();

@@ -14,10 +14,17 @@ import java.util.regex.Pattern;
  * %} → {@code _pct}, {@code /} → {@code _per_} and {@code -} → {@code _} ({@code %util} → {@code
  * util_pct}, {@code rkB/s} → {@code rkb_per_s}, {@code rareq-sz} → {@code rareq_sz}).
  *
+ * <p>Beside the rows, the trial-wide figures from the kernel's counters at the monitor's start and
+ * the trial's stop ({@link MonitorCounters}): vmstat's {@code us sy id wa st} and mpstat's CPU
+ * columns from {@code /proc/stat} ({@link CpuCounters}), iostat's extended columns from {@code
+ * /proc/diskstats} ({@link DiskCounters}). They cover the whole trial, however short, where the
+ * rows cover whole intervals only.
+ *
  * @param tool {@code vmstat}, {@code iostat} or {@code mpstat}
  * @param rows every value of every interval row, in output order
+ * @param trialWide the figures from the counters (each with rows 0); empty without counters
  */
-public record MonitorOutput(String tool, List<MonitorRow> rows) {
+public record MonitorOutput(String tool, List<MonitorRow> rows, List<MonitorMean> trialWide) {
   /** The monitors tunelab knows. */
   public static final List<String> TOOLS = List.of("vmstat", "iostat", "mpstat");
 
@@ -25,6 +32,7 @@ public record MonitorOutput(String tool, List<MonitorRow> rows) {
 
   public MonitorOutput {
     rows = List.copyOf(rows);
+    trialWide = List.copyOf(trialWide);
   }
 
   /**
@@ -51,7 +59,25 @@ public record MonitorOutput(String tool, List<MonitorRow> rows) {
     return argv;
   }
 
-  /** Reads {@code lines} of {@code tool} run every {@code interval}. */
+  /**
+   * Reads what {@code monitor} printed ({@code lines}) and the kernel's counters its agent relayed
+   * ({@code counters}, {@link MonitorCounters}; empty when there are none).
+   */
+  public static MonitorOutput parse(
+      MonitorPlan monitor, List<String> lines, List<String> counters) {
+    MonitorOutput output = parse(monitor.tool(), lines, monitor.interval());
+    MonitorCounters read = MonitorCounters.parse(counters);
+    if (read == null) {
+      return output;
+    }
+    List<MonitorMean> trialWide =
+        monitor.tool().equals("iostat")
+            ? DiskCounters.figures(read, monitor.devices())
+            : CpuCounters.figures(monitor.tool(), read);
+    return new MonitorOutput(output.tool(), output.rows(), trialWide);
+  }
+
+  /** Reads {@code lines} of {@code tool} run every {@code interval}, without counters. */
   public static MonitorOutput parse(String tool, List<String> lines, Duration interval) {
     double seconds = wholeSeconds(interval);
     List<MonitorRow> rows =
@@ -61,11 +87,28 @@ public record MonitorOutput(String tool, List<MonitorRow> rows) {
           case "mpstat" -> MpstatOutput.rows(lines, seconds);
           default -> throw new IllegalArgumentException("unknown monitor " + tool);
         };
-    return new MonitorOutput(tool, rows);
+    return new MonitorOutput(tool, rows, List.of());
   }
 
-  /** One mean per (device, metric), in order of first appearance: a trial's monitor samples. */
+  /**
+   * A trial's monitor samples, one per (device, metric): the trial-wide figure where there is one,
+   * else the mean of the interval rows; in order of first appearance in the rows, then the
+   * trial-wide figures no row has (all of them when the trial was shorter than one interval).
+   */
   public List<MonitorMean> means() {
+    Map<List<String>, MonitorMean> wide = new LinkedHashMap<>();
+    trialWide.forEach(f -> wide.put(List.of(f.device(), f.metric()), f));
+    List<MonitorMean> means = new ArrayList<>();
+    for (MonitorMean mean : intervalMeans()) {
+      MonitorMean f = wide.remove(List.of(mean.device(), mean.metric()));
+      means.add(f != null ? f : mean);
+    }
+    means.addAll(wide.values());
+    return means;
+  }
+
+  /** One mean per (device, metric) of the interval rows, in order of first appearance. */
+  public List<MonitorMean> intervalMeans() {
     Map<List<String>, double[]> sums = new LinkedHashMap<>();
     Map<List<String>, String> units = new LinkedHashMap<>();
     for (MonitorRow r : rows) {

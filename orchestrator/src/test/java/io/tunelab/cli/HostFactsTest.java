@@ -32,8 +32,20 @@ class HostFactsTest {
               "hostname", "srv1",
               "cpus", "8",
               "mem_kb", "16314124",
-              "uid", "0"),
-          linked("sda", "mq-deadline kyber [bfq] none", "nvme0n1", "[none] mq-deadline"));
+              "uid", "0",
+              "cpu_model", "AMD EPYC 7302 16-Core Processor",
+              "cpufreq_governor", "performance",
+              "kernel_config",
+                  "sha256:5d2c8a0e0b4b36c4b1f0e1a4a0c8f6f2e9d5b7c3a1e4f6d8b0c2e4a6f8d0b2c4"),
+          linked("sda", "mq-deadline kyber [bfq] none", "nvme0n1", "[none] mq-deadline"),
+          linked("sda", "ST2000DM008-2FR1", "nvme0n1", "Samsung SSD 970 EVO Plus 500GB"),
+          linked("sda", "ATA"));
+
+  /** A host whose devices are loop devices, without cpufreq or a kernel config in /boot. */
+  private static final Facts BARE =
+      new Facts(
+          linked("kernel_release", "6.18.44", "cpus", "2", "mem_kb", "4194304", "hostname", "vm"),
+          linked("loop0", "[none] mq-deadline"));
 
   private static Map<String, String> linked(String... kv) {
     Map<String, String> m = new LinkedHashMap<>();
@@ -84,10 +96,12 @@ class HostFactsTest {
     assertEquals(
         """
         host srv1: kernel 6.1.0-18-amd64, 8 CPUs, 16 GiB memory, hostname srv1
+        cpu AMD EPYC 7302 16-Core Processor, cpufreq governor performance
+        kernel config sha256:5d2c8a0e0b4b36c4b1f0e1a4a0c8f6f2e9d5b7c3a1e4f6d8b0c2e4a6f8d0b2c4
 
-        DEVICE   SIZE     ROTATIONAL  SCHEDULER                     READ_AHEAD_KB  MAX_SECTORS_KB  MAX_HW_SECTORS_KB
-        sda      1.8 TiB  yes         mq-deadline kyber [bfq] none  128            1280            32767
-        nvme0n1  477 GiB  no          [none] mq-deadline            128            128             -
+        DEVICE   SIZE     ROTATIONAL  SCHEDULER                     READ_AHEAD_KB  MAX_SECTORS_KB  MAX_HW_SECTORS_KB  MODEL
+        sda      1.8 TiB  yes         mq-deadline kyber [bfq] none  128            1280            32767              ATA ST2000DM008-2FR1
+        nvme0n1  477 GiB  no          [none] mq-deadline            128            128             -                  Samsung SSD 970 EVO Plus 500GB
 
         vm.dirty_ratio                20
         vm.dirty_background_ratio     10
@@ -97,6 +111,20 @@ class HostFactsTest {
         vm.dirty_writeback_centisecs  500
         """,
         HostFactsOutput.text(List.of(srv1())));
+  }
+
+  @Test
+  void aHostThatTellsNoCpuConfigOrModelsHasNoLinesOrColumnForThem() {
+    Map<String, ReadResult> read = new LinkedHashMap<>();
+    read.put("/sys/block/loop0/size", new ReadResult(ReadResult.State.RO, "0\n"));
+    String text = HostFactsOutput.text(List.of(HostDescription.of("vm", BARE, read)));
+
+    assertTrue(
+        text.startsWith(
+            "host vm: kernel 6.18.44, 2 CPUs, 4 GiB memory, hostname vm\n\n"
+                + "DEVICE  SIZE  ROTATIONAL  SCHEDULER           READ_AHEAD_KB  MAX_SECTORS_KB"
+                + "  MAX_HW_SECTORS_KB\nloop0   0 B   -           [none] mq-deadline  -"),
+        text);
   }
 
   @Test
@@ -122,6 +150,9 @@ class HostFactsTest {
     assertEquals("6.1.0-18-amd64", srv1.get("kernel_release").asText());
     assertEquals(8, srv1.get("cpus").asInt());
     assertEquals(16314124, srv1.get("mem_kb").asLong());
+    assertEquals("AMD EPYC 7302 16-Core Processor", srv1.get("cpu_model").asText());
+    assertEquals("performance", srv1.get("cpufreq_governor").asText());
+    assertTrue(srv1.get("kernel_config").asText().startsWith("sha256:5d2c"), srv1.toString());
     JsonNode sda = srv1.get("block_devices").get(0);
     assertEquals("sda", sda.get("name").asText());
     assertEquals(3907029168L * 512, sda.get("size_bytes").asLong());
@@ -129,6 +160,9 @@ class HostFactsTest {
     assertEquals("bfq", sda.get("scheduler").asText());
     assertEquals("[\"mq-deadline\",\"kyber\",\"bfq\",\"none\"]", sda.get("schedulers").toString());
     assertEquals(32767, sda.get("max_hw_sectors_kb").asInt());
+    assertEquals("ST2000DM008-2FR1", sda.get("model").asText());
+    assertEquals("ATA", sda.get("vendor").asText());
+    assertTrue(srv1.get("block_devices").get(1).get("vendor").isNull());
     assertTrue(srv1.get("block_devices").get(1).get("max_hw_sectors_kb").isNull());
     assertEquals(20, srv1.get("vm").get("dirty_ratio").asInt());
     assertEquals(500, srv1.get("vm").get("dirty_writeback_centisecs").asInt());

@@ -124,6 +124,13 @@ class HostsFactsTest {
             .orElseThrow()
             .replaceAll("[^0-9]", "");
     assertEquals(Long.parseLong(memTotal), host.get("mem_kb").asLong());
+    Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+        .filter(l -> l.startsWith("model name"))
+        .findFirst()
+        .ifPresent(
+            l ->
+                assertEquals(
+                    l.substring(l.indexOf(':') + 1).strip(), host.get("cpu_model").asText()));
 
     List<String> mismatches = new ArrayList<>();
     for (String v : VM) {
