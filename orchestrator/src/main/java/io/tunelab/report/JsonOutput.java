@@ -194,16 +194,47 @@ final class JsonOutput {
       trials.put(status.text(), d.counts().of(status));
     }
     e.put("trials", trials);
+    ReportData.About about = d.about();
+    e.put("description", about.description());
+    e.put("started_at", about.startedAt());
+    e.put("tool_version", about.toolVersion());
+    e.put("overrides", d.overrides());
+    e.put("workload", about.workload());
+    e.put("repeat", repeat(d.repetitions()));
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (ReportData.Host h : d.hosts()) {
       Map<String, Object> host = new LinkedHashMap<>();
       host.put("role", h.role());
       host.put("host", h.host());
       host.put("kernel_release", h.kernelRelease());
+      host.put("cpus", h.cpus());
+      host.put("mem_kb", h.memKb());
+      host.put("cpu_model", h.cpuModel());
+      host.put("cpufreq_governor", h.cpufreqGovernor());
       hosts.add(host);
     }
     e.put("hosts", hosts);
     return e;
+  }
+
+  /** An adaptive repeat rule and the cells that fell short of it; null for a fixed count. */
+  private static Map<String, Object> repeat(ReportData.Repetitions r) {
+    if (r == null) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("min", r.rule().min());
+    m.put("max", r.rule().max());
+    m.put("target", r.rule().target());
+    m.put("metric", r.metric());
+    List<Integer> fellShort = new ArrayList<>();
+    for (ReportData.CellRepetitions c : r.cells()) {
+      if (r.rule().shortOfTarget(c.n(), c.relativeHalfWidth())) {
+        fellShort.add(c.ordinal());
+      }
+    }
+    m.put("short_of_target", fellShort);
+    return m;
   }
 
   private static Map<String, Object> side(Comparison.Side s) {

@@ -296,6 +296,16 @@ public record Report(
         hosts.add(h.role() + "=" + h.host() + kernel);
       }
       lines.add("hosts: " + String.join(", ", hosts));
+      Set<String> described = new LinkedHashSet<>();
+      for (ReportData.Host h : data.hosts()) {
+        String detail = HostLine.of(h);
+        if (detail != null && described.add(h.host())) {
+          lines.add("host " + h.host() + ": " + detail);
+        }
+      }
+    }
+    if (about.workload() != null) {
+      lines.add("workload: " + about.workload());
     }
     if (!data.overrides().isEmpty()) {
       List<String> set = new ArrayList<>();

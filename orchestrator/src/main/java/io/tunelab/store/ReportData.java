@@ -122,11 +122,17 @@ public record ReportData(
 
   /**
    * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
-   * created it and its matrix's description, each null when not recorded.
+   * created it, its matrix's description and its {@code workload:} on one line ({@link
+   * io.tunelab.matrix.WorkloadSummary}), each null when not recorded.
    */
-  public record About(String startedAt, String toolVersion, String description) {
+  public record About(String startedAt, String toolVersion, String description, String workload) {
     /** Nothing recorded. */
-    public static final About UNKNOWN = new About(null, null, null);
+    public static final About UNKNOWN = new About(null, null, null, null);
+
+    /** Without a workload summary. */
+    public About(String startedAt, String toolVersion, String description) {
+      this(startedAt, toolVersion, description, null);
+    }
   }
 
   /** The data of an experiment run without overrides. */
@@ -157,8 +163,27 @@ public record ReportData(
         Map.of());
   }
 
-  /** A host the experiment ran on. */
-  public record Host(String role, String host, String kernelRelease) {}
+  /**
+   * A host the experiment ran on.
+   *
+   * @param cpus online CPUs, or null when not recorded
+   * @param memKb total memory, or null
+   * @param cpuModel the CPU's model name, or null
+   * @param cpufreqGovernor cpu0's cpufreq governor, or null (no cpufreq, or not recorded)
+   */
+  public record Host(
+      String role,
+      String host,
+      String kernelRelease,
+      Integer cpus,
+      Long memKb,
+      String cpuModel,
+      String cpufreqGovernor) {
+    /** A host of which only the kernel is known. */
+    public Host(String role, String host, String kernelRelease) {
+      this(role, host, kernelRelease, null, null, null, null);
+    }
+  }
 
   /**
    * One cell: its parameter values, every trial (warm-ups flagged) by repetition, and the

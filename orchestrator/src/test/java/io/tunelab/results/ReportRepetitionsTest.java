@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The report of an experiment run under {@code repeat: {min: 3, max: 12, target: 2%}}: the rule, n
- * per cell, and the cell that reached max short of the target, above the table.
+ * per cell, and the cell that reached max short of the target, above the table; and what a shared
+ * report says of its host and workload.
  */
 class ReportRepetitionsTest {
   @TempDir static Path dir;
@@ -42,7 +43,8 @@ class ReportRepetitionsTest {
         new ExperimentPlan(
             fixed.name(),
             fixed.description(),
-            fixed.matrixYaml(),
+            "name: adaptive\nworkload: {dd: {input: /dev/sdb, output: /dev/null, bs: 64M,"
+                + " count: 16, flags: [iflag=direct]}}\n",
             fixed.matrixPath(),
             fixed.order(),
             fixed.seed(),
@@ -55,6 +57,16 @@ class ReportRepetitionsTest {
             new RepeatRule(3, 12, 0.02, null));
     try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       long id = store.createExperiment(plan, Fixtures.TOOL_VERSION);
+      store.recordHost(
+          id,
+          "client",
+          "cli1",
+          Map.of(
+              "kernel_release", "6.1.0-18-amd64",
+              "cpus", "4",
+              "mem_kb", "16337700",
+              "cpu_model", "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz",
+              "cpufreq_governor", "performance"));
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);
       // Cell 1 is quiet (done after 3), cell 2 needs 5, cell 3 swings between 16 s and 20 s.
       double[][] seconds = {

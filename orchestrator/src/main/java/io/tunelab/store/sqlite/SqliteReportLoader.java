@@ -2,6 +2,7 @@ package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.RepeatRule;
+import io.tunelab.matrix.WorkloadSummary;
 import io.tunelab.stats.Summary;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
@@ -74,14 +75,19 @@ final class SqliteReportLoader {
         db.prepareStatement(
             "SELECT "
                 + SqliteExperiments.overridesColumn(db)
-                + ", started_at, tool_version, description FROM experiments WHERE id = ?")) {
+                + ", started_at, tool_version, description, matrix_yaml FROM experiments"
+                + " WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         boolean found = rs.next();
         overrides = SqliteExperiments.overrides(found ? rs.getString(1) : null);
         about =
             found
-                ? new ReportData.About(rs.getString(2), rs.getString(3), rs.getString(4))
+                ? new ReportData.About(
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    WorkloadSummary.of(rs.getString(5)))
                 : ReportData.About.UNKNOWN;
       }
     }
@@ -205,11 +211,28 @@ final class SqliteReportLoader {
     List<Host> hosts = new ArrayList<>();
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT role, host, kernel_release FROM hosts WHERE experiment_id = ? ORDER BY role")) {
+            "SELECT role, host, kernel_release, cpus, mem_kb,"
+                + " (SELECT value FROM host_facts f WHERE f.experiment_id = h.experiment_id"
+                + " AND f.host = h.host AND f.key = 'cpu_model'),"
+                + " (SELECT value FROM host_facts f WHERE f.experiment_id = h.experiment_id"
+                + " AND f.host = h.host AND f.key = 'cpufreq_governor')"
+                + " FROM hosts h WHERE experiment_id = ? ORDER BY role")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          hosts.add(new Host(rs.getString(1), rs.getString(2), rs.getString(3)));
+          int cpus = rs.getInt(4);
+          Integer cpuCount = rs.wasNull() ? null : cpus;
+          long mem = rs.getLong(5);
+          Long memKb = rs.wasNull() ? null : mem;
+          hosts.add(
+              new Host(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  cpuCount,
+                  memKb,
+                  rs.getString(6),
+                  rs.getString(7)));
         }
       }
     }
