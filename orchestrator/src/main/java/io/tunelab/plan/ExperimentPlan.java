@@ -3,6 +3,7 @@ package io.tunelab.plan;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
 import io.tunelab.matrix.Workload;
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
  * @param trials in run order; {@link Trial#cellOrdinal()} refers to {@link Cell#ordinal()}
  * @param workload the workload template every trial resolves with its variables
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, stored beside its text
+ * @param onFlag the matrix's {@code on_flag}, stored: the statistics leave flagged trials out by it
  */
 public record ExperimentPlan(
     String name,
@@ -39,7 +41,38 @@ public record ExperimentPlan(
     List<Cell> cells,
     List<Trial> trials,
     Workload workload,
-    Map<String, String> overrides) {
+    Map<String, String> overrides,
+    OnFlag onFlag) {
+
+  /** A plan that keeps flagged trials. */
+  public ExperimentPlan(
+      String name,
+      String description,
+      String matrixYaml,
+      String matrixPath,
+      Matrix.Order order,
+      long seed,
+      int repeat,
+      int warmup,
+      List<Cell> cells,
+      List<Trial> trials,
+      Workload workload,
+      Map<String, String> overrides) {
+    this(
+        name,
+        description,
+        matrixYaml,
+        matrixPath,
+        order,
+        seed,
+        repeat,
+        warmup,
+        cells,
+        trials,
+        workload,
+        overrides,
+        OnFlag.KEEP);
+  }
 
   /** A plan of a matrix loaded without overrides. */
   public ExperimentPlan(
@@ -109,7 +142,8 @@ public record ExperimentPlan(
         cells,
         trials,
         m.workload(),
-        m.overrides());
+        m.overrides(),
+        m.onFlag());
   }
 
   /** The jobs of one trial of {@code cell}. */

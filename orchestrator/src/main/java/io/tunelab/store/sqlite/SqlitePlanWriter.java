@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import static io.tunelab.store.sqlite.SqliteStatements.queryLong;
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
@@ -67,8 +68,8 @@ final class SqlitePlanWriter {
     update(
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides, on_flag)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         e.name(),
         e.description(),
         e.matrixYaml(),
@@ -79,7 +80,8 @@ final class SqlitePlanWriter {
         e.repeat(),
         e.warmup(),
         time.now(),
-        overridesJson(e.overrides()));
+        overridesJson(e.overrides()),
+        e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text());
     long id = queryLong(c, "SELECT last_insert_rowid()");
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");
