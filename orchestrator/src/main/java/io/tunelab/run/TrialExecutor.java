@@ -156,8 +156,14 @@ final class TrialExecutor {
    */
   private List<TrialFlag> checkHealth(
       Map<String, Health> before, Map<RoleKnob, String> requested, List<SettingRow> settings) {
-    Map<String, Knob> knobs = new LinkedHashMap<>();
-    requested.keySet().forEach(k -> knobs.put(k.host() + "\t" + k.knob().path(), k.knob()));
+    Map<String, Map<String, Knob>> knobs = new LinkedHashMap<>();
+    requested
+        .keySet()
+        .forEach(
+            k ->
+                knobs
+                    .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
+                    .put(k.knob().path(), k.knob()));
     Map<String, List<TrialFlag>> found =
         hosts.parallel(
             session -> {
@@ -175,7 +181,7 @@ final class TrialExecutor {
                   session.read(mine.stream().map(SettingRow::path).distinct().toList());
               List<Knob> drifted = new ArrayList<>();
               for (SettingRow row : mine) {
-                Knob knob = knobs.get(host + "\t" + row.path());
+                Knob knob = knobs.getOrDefault(host, Map.of()).get(row.path());
                 if (knob == null) {
                   continue;
                 }
