@@ -144,14 +144,16 @@ class TrialFlagsTest {
                 .replace("REWRITTEN", rewritten));
 
     assertEquals(2, run.summary().ok(), run.out().toString());
+    String detail =
+        "block."
+            + disk.dev
+            + ".read_ahead_kb applied "
+            + applied
+            + ", read "
+            + rewritten
+            + " after the trial";
     assertEquals(
-        List.of(
-            List.of(
-                "local",
-                "read_ahead_kb applied " + applied + ", read " + rewritten + " after the trial"),
-            List.of(
-                "local",
-                "read_ahead_kb applied " + applied + ", read " + rewritten + " after the trial")),
+        List.of(List.of("local", detail), List.of("local", detail)),
         run.rows(
             "select host, detail from trial_flags where flag = 'knob_drift' order by trial_id"));
     // The drift is not believed away: the second trial writes the knob again.
