@@ -19,6 +19,7 @@ dispatch() {
     drop-caches) verb_drop_caches ;;
     sync) verb_sync ;;
     cancel) verb_cancel ;;
+    health) verb_health ;;
     *)
       err "unknown verb: $1"
       return 2
@@ -41,7 +42,7 @@ one_shot() {
   esac
   case $1 in
     read | apply | run) cat >"$PAYLOAD_FILE" ;;
-    restore) if [ -t 0 ]; then : >"$PAYLOAD_FILE"; else cat >"$PAYLOAD_FILE"; fi ;;
+    restore | health) if [ -t 0 ]; then : >"$PAYLOAD_FILE"; else cat >"$PAYLOAD_FILE"; fi ;;
     *) : >"$PAYLOAD_FILE" ;;
   esac
   case $1 in

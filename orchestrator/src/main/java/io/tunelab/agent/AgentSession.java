@@ -142,6 +142,18 @@ public final class AgentSession implements AutoCloseable {
     return results;
   }
 
+  /**
+   * The host's health figures; with {@code cursor} (from an earlier snapshot, null for none) also
+   * the kernel's lines logged since.
+   */
+  public Health health(String cursor) {
+    return Health.from(
+        require(
+            AgentVerb.HEALTH,
+            cursor == null ? List.of() : List.of("cursor\t" + cursor),
+            READ_TIMEOUT));
+  }
+
   /** Journals, writes and reads back as {@code lines} say; a failed write is in the result. */
   public ApplyResult apply(List<ApplyLine> lines) {
     return ApplyResult.from(outcome(AgentVerb.APPLY, ApplyPayload.of(lines), PHASE_TIMEOUT));

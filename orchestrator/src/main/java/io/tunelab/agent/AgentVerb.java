@@ -15,7 +15,8 @@ public enum AgentVerb {
   STOP("stop"),
   DROP_CACHES("drop-caches"),
   SYNC("sync"),
-  CANCEL("cancel");
+  CANCEL("cancel"),
+  HEALTH("health");
 
   private final String wire;
 

@@ -31,6 +31,7 @@ import java.util.Map;
  *     rest of the matrix holds their values already, where it named them as {@code ${name}}
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, in the order given:
  *     stored with the experiment, so that {@code resume} loads the same matrix
+ * @param onFlag what a run does with a trial its health checks flagged
  */
 public record Matrix(
     String source,
@@ -61,7 +62,8 @@ public record Matrix(
     Position excludeAt,
     Recovery recovery,
     Map<String, String> params,
-    Map<String, String> overrides) {
+    Map<String, String> overrides,
+    OnFlag onFlag) {
 
   /** The order trials run in. */
   public enum Order {

@@ -9,9 +9,11 @@ import io.tunelab.yaml.YamlReader;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -49,6 +51,7 @@ public final class MatrixLoader {
           "seed",
           "retries",
           "reconnect",
+          "on_flag",
           "before_trial",
           "after_trial",
           "monitors",
@@ -212,7 +215,8 @@ public final class MatrixLoader {
                         top, "retries", 0, Recovery.MAX_RETRIES, Recovery.DEFAULT.retries()),
                 reconnect(top.get("reconnect"))),
             Collections.unmodifiableMap(params),
-            Collections.unmodifiableMap(set.given()));
+            Collections.unmodifiableMap(set.given()),
+            onFlag(top.get("on_flag")));
     if (problems.isEmpty()) {
       checkSize(matrix);
     }
@@ -442,6 +446,25 @@ public final class MatrixLoader {
       return Matrix.Order.SEQUENTIAL;
     }
     return order.equals("shuffle") ? Matrix.Order.SHUFFLE : Matrix.Order.SEQUENTIAL;
+  }
+
+  private OnFlag onFlag(YamlNode node) {
+    String text = node == null ? null : in.text(node, "on_flag");
+    if (text == null) {
+      return OnFlag.KEEP;
+    }
+    List<String> names = Arrays.stream(OnFlag.values()).map(OnFlag::text).toList();
+    if (!names.contains(text)) {
+      in.problem(
+          node.position(),
+          "on_flag",
+          "'"
+              + text
+              + "' is not what to do with a flagged trial (keep, rerun, exclude)"
+              + DidYouMean.hint(text, names));
+      return OnFlag.KEEP;
+    }
+    return OnFlag.valueOf(text.toUpperCase(Locale.ROOT));
   }
 
   /** A shuffled run without a seed draws one, so that it is recorded and can be replayed. */

@@ -3,6 +3,7 @@ package io.tunelab.plan;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.matrix.RepeatRule;
 import io.tunelab.matrix.Step;
 import io.tunelab.matrix.Substitution;
@@ -28,6 +29,7 @@ import java.util.stream.Stream;
  * @param workload the workload template every trial resolves with its variables
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, stored beside its text
  * @param repeatRule when a cell has had enough of its {@code repeat} (the most) repetitions
+ * @param onFlag the matrix's {@code on_flag}, stored: the statistics leave flagged trials out by it
  */
 public record ExperimentPlan(
     String name,
@@ -42,9 +44,10 @@ public record ExperimentPlan(
     List<Trial> trials,
     Workload workload,
     Map<String, String> overrides,
-    RepeatRule repeatRule) {
+    RepeatRule repeatRule,
+    OnFlag onFlag) {
 
-  /** A plan with a fixed number of repetitions per cell. */
+  /** A plan with a fixed number of repetitions per cell that keeps flagged trials. */
   public ExperimentPlan(
       String name,
       String description,
@@ -71,7 +74,8 @@ public record ExperimentPlan(
         trials,
         workload,
         overrides,
-        RepeatRule.fixed(repeat, null));
+        RepeatRule.fixed(repeat, null),
+        OnFlag.KEEP);
   }
 
   /** A plan of a matrix loaded without overrides. */
@@ -143,7 +147,8 @@ public record ExperimentPlan(
         trials,
         m.workload(),
         m.overrides(),
-        m.repeatRule());
+        m.repeatRule(),
+        m.onFlag());
   }
 
   /** The jobs of one trial of {@code cell}. */

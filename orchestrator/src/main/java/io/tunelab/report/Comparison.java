@@ -358,8 +358,18 @@ public record Comparison(
         List.copyOf(onlyInBase),
         List.copyOf(onlyInNew),
         List.copyOf(unmeasured),
-        Warnings.of(baseMatched, metric, unit, c -> label(axes, c.params(), labelAxes)),
-        Warnings.of(newMatched, metric, unit, c -> label(axes, c.params(), labelAxes)));
+        Warnings.of(
+            baseMatched,
+            metric,
+            unit,
+            c -> label(axes, c.params(), labelAxes),
+            base.data().about().onFlag()),
+        Warnings.of(
+            newMatched,
+            metric,
+            unit,
+            c -> label(axes, c.params(), labelAxes),
+            next.data().about().onFlag()));
   }
 
   private static Row row(

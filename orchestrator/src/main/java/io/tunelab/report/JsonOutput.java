@@ -354,6 +354,12 @@ final class JsonOutput {
 
   private static List<Map<String, Object>> warnings(Warnings w) {
     List<Map<String, Object>> list = new ArrayList<>();
+    for (String line : w.flagged()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("kind", "flagged");
+      m.put("message", line);
+      list.add(m);
+    }
     for (Warnings.Entry e : w.entries()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("kind", e.kind().id());

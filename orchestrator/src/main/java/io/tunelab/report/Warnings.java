@@ -3,11 +3,20 @@ package io.tunelab.report;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Outliers;
 import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Flag;
 import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialStatus;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -16,10 +25,20 @@ import java.util.function.Function;
  *
  * @param measured how many cells have at least one value
  * @param entries by kind in {@link Kind} order, each in cell order
+ * @param flagged the line about trials their hosts' health checks flagged, first; empty for none
  */
-public record Warnings(String metric, String unit, int measured, List<Entry> entries) {
+public record Warnings(
+    String metric, String unit, int measured, List<Entry> entries, List<String> flagged) {
   /** How a line about every measured cell of a metric begins. */
   static final String EVERY_CELL = "every measured cell ";
+
+  /** What the line about flagged trials holds, after their count. */
+  static final String FLAGGED = " trial(s) flagged: ";
+
+  /** Warnings without health flags. */
+  public Warnings(String metric, String unit, int measured, List<Entry> entries) {
+    this(metric, unit, measured, entries, List.of());
+  }
 
   /** How many entries of one kind the text lists before summing up the rest. */
   public static final int SHOWN_PER_KIND = 10;
@@ -70,9 +89,12 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
   public record Entry(
       Kind kind, int cell, String label, int n, double cv, int rep, double value, double score) {}
 
-  /** Checks the values of {@code metric} in every cell; {@code label} names a cell for people. */
+  /**
+   * Checks the values of {@code metric} in every cell; {@code label} names a cell for people;
+   * {@code onFlag} is the experiment's {@code on_flag}, for the line about flagged trials.
+   */
   public static Warnings of(
-      List<Cell> cells, String metric, String unit, Function<Cell, String> label) {
+      List<Cell> cells, String metric, String unit, Function<Cell, String> label, String onFlag) {
     List<Entry> outliers = new ArrayList<>();
     List<Entry> unjudged = new ArrayList<>();
     List<Entry> few = new ArrayList<>();
@@ -81,9 +103,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
     if (metric != null) {
       for (Cell cell : cells) {
         List<Trial> counted =
-            cell.trials().stream()
-                .filter(t -> !t.warmup() && t.status() == TrialStatus.OK && t.value(metric) != null)
-                .toList();
+            cell.trials().stream().filter(t -> t.counted() && t.value(metric) != null).toList();
         double[] values = counted.stream().mapToDouble(t -> t.value(metric)).toArray();
         Caveats c = Caveats.of(values);
         if (c.n() > 0) {
@@ -126,12 +146,59 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
     all.addAll(unjudged);
     all.addAll(few);
     all.addAll(noisy);
-    return new Warnings(metric, unit, measured, List.copyOf(all));
+    return new Warnings(metric, unit, measured, List.copyOf(all), flagged(cells, onFlag));
+  }
+
+  /**
+   * {@code 3 trial(s) flagged: dmesg 2 (client), knob_drift 1 (server); on_flag keep: they are in
+   * the statistics}, about the measured trials that ran to the end; empty when none is flagged.
+   */
+  static List<String> flagged(List<Cell> cells, String onFlag) {
+    int trials = 0;
+    Map<String, Integer> counts =
+        new TreeMap<>(
+            Comparator.comparingInt(Warnings::flagOrder).thenComparing(Comparator.naturalOrder()));
+    Map<String, Set<String>> where = new HashMap<>();
+    for (Cell cell : cells) {
+      for (Trial t : cell.trials()) {
+        if (t.warmup() || t.status() != TrialStatus.OK || t.flags().isEmpty()) {
+          continue;
+        }
+        trials++;
+        Set<String> seen = new HashSet<>();
+        for (Flag f : t.flags()) {
+          if (seen.add(f.flag())) {
+            counts.merge(f.flag(), 1, Integer::sum);
+          }
+          where
+              .computeIfAbsent(f.flag(), k -> new TreeSet<>())
+              .addAll(List.of(f.where().split(", ")));
+        }
+      }
+    }
+    if (trials == 0) {
+      return List.of();
+    }
+    List<String> parts = new ArrayList<>();
+    counts.forEach(
+        (flag, n) -> parts.add(flag + " " + n + " (" + String.join(", ", where.get(flag)) + ")"));
+    String mode =
+        switch (onFlag == null ? "keep" : onFlag) {
+          case "exclude" -> "on_flag exclude: they are left out of the statistics";
+          case "rerun" -> "on_flag rerun: flagged again when run again, they are in the statistics";
+          default -> "on_flag keep: they are in the statistics";
+        };
+    return List.of(trials + FLAGGED + String.join(", ", parts) + "; " + mode);
+  }
+
+  private static int flagOrder(String flag) {
+    int at = TrialFlag.NAMES.indexOf(flag);
+    return at < 0 ? TrialFlag.NAMES.size() : at;
   }
 
   /** Whether there is nothing to warn about. */
   public boolean isEmpty() {
-    return entries.isEmpty();
+    return entries.isEmpty() && flagged.isEmpty();
   }
 
   /**
@@ -140,6 +207,7 @@ public record Warnings(String metric, String unit, int measured, List<Entry> ent
    */
   public List<String> lines(String indent) {
     List<String> lines = new ArrayList<>();
+    flagged.forEach(f -> lines.add(indent + f));
     for (Kind kind : Kind.values()) {
       List<Entry> of = entries.stream().filter(e -> e.kind() == kind).toList();
       if (of.isEmpty()) {

@@ -4,13 +4,17 @@ import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.ApplyResult;
+import io.tunelab.agent.Health;
 import io.tunelab.agent.PathFailure;
 import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobValues;
+import io.tunelab.knob.ReadResult;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.matrix.TrialStep;
 import io.tunelab.store.SettingRow;
+import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.trace.Phase;
@@ -29,8 +33,9 @@ import java.util.Map;
 
 /**
  * Runs one trial: apply the cell's knobs on every host at once, the before-trial steps, then the
- * workload's jobs and monitors on their roles' hosts ({@link WorkloadPhase}); returns the samples
- * or throws {@link TrialFailure}.
+ * workload's jobs and monitors on their roles' hosts ({@link WorkloadPhase}) between two health
+ * snapshots of every host ({@link HealthFlags}); returns the samples and flags or throws {@link
+ * TrialFailure}.
  */
 final class TrialExecutor {
   static final Duration WORKLOAD_TIMEOUT = Duration.ofHours(6);
@@ -47,19 +52,34 @@ final class TrialExecutor {
     this.trace = trace;
   }
 
+  /** What the matrix says to do with a flagged trial. */
+  OnFlag onFlag() {
+    return matrix.onFlag();
+  }
+
   /** A trial that ran but failed; its settings, and what its processes did, are kept. */
   static final class TrialFailure extends RuntimeException {
     final List<SettingRow> settings;
     final WorkloadPhase.Result workload;
+    final List<TrialFlag> flags;
 
     TrialFailure(String message, List<SettingRow> settings) {
       this(message, settings, null);
     }
 
     TrialFailure(String message, List<SettingRow> settings, WorkloadPhase.Result workload) {
+      this(message, settings, workload, List.of());
+    }
+
+    TrialFailure(
+        String message,
+        List<SettingRow> settings,
+        WorkloadPhase.Result workload,
+        List<TrialFlag> flags) {
       super(message);
       this.settings = settings;
       this.workload = workload;
+      this.flags = List.copyOf(flags);
     }
 
     /** The trial as the store records it. */
@@ -74,12 +94,17 @@ final class TrialExecutor {
               settings,
               workload.monitorRows(),
               workload.processes(),
-              workload.outputs());
+              workload.outputs(),
+              flags);
     }
   }
 
-  /** The outcome of a trial that succeeded. */
-  record Outcome(List<SettingRow> settings, WorkloadPhase.Result workload) {
+  /**
+   * The outcome of a trial that succeeded.
+   *
+   * @param flags what the hosts' health checks found during it
+   */
+  record Outcome(List<SettingRow> settings, WorkloadPhase.Result workload, List<TrialFlag> flags) {
     List<Sample> samples() {
       return workload.samples();
     }
@@ -98,7 +123,8 @@ final class TrialExecutor {
           settings,
           workload.monitorRows(),
           workload.processes(),
-          workload.outputs());
+          workload.outputs(),
+          flags);
     }
   }
 
@@ -113,12 +139,71 @@ final class TrialExecutor {
     WorkloadPlan plan = WorkloadPlanner.plan(matrix.workload(), vars);
     List<MonitorPlan> monitors = MonitorPlanner.plan(matrix.monitors(), vars);
     trace.phase(Phase.PLAN_WORKLOAD, t);
+    Map<String, Health> before = hosts.parallel(s -> s.health(null));
     WorkloadPhase.Result ran =
         new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT, trace).run();
+    List<TrialFlag> flags = checkHealth(before, requested, settings);
     if (ran.failure() != null) {
-      throw new TrialFailure(ran.failure(), settings, ran);
+      throw new TrialFailure(ran.failure(), settings, ran, flags);
     }
-    return new Outcome(settings, ran);
+    return new Outcome(settings, ran, flags);
+  }
+
+  /**
+   * Every host's health flags for the trial: its figures now against {@code before}, and each knob
+   * applied there read again against what was read when it was applied. A drifted knob is written
+   * again by the next apply.
+   */
+  private List<TrialFlag> checkHealth(
+      Map<String, Health> before, Map<RoleKnob, String> requested, List<SettingRow> settings) {
+    Map<String, Map<String, Knob>> knobs = new LinkedHashMap<>();
+    requested
+        .keySet()
+        .forEach(
+            k ->
+                knobs
+                    .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
+                    .put(k.knob().path(), k.knob()));
+    Map<String, List<TrialFlag>> found =
+        hosts.parallel(
+            session -> {
+              String host = session.host();
+              Health was = before.get(host);
+              List<TrialFlag> flags = new ArrayList<>();
+              if (was != null) {
+                flags.addAll(HealthFlags.of(host, was, session.health(was.cursor())));
+              }
+              List<SettingRow> mine =
+                  settings.stream()
+                      .filter(r -> r.host().equals(host) && r.effective() != null)
+                      .toList();
+              Map<String, ReadResult> now =
+                  session.read(mine.stream().map(SettingRow::path).distinct().toList());
+              List<Knob> drifted = new ArrayList<>();
+              for (SettingRow row : mine) {
+                Knob knob = knobs.getOrDefault(host, Map.of()).get(row.path());
+                if (knob == null) {
+                  continue;
+                }
+                ReadResult read = now.get(row.path());
+                String after =
+                    read == null || read.state() == ReadResult.State.MISSING
+                        ? null
+                        : KnobValues.normalize(knob, read.raw());
+                TrialFlag drift = HealthFlags.drift(host, row.knob(), row.effective(), after);
+                if (drift != null) {
+                  flags.add(drift);
+                  drifted.add(knob);
+                }
+              }
+              if (!drifted.isEmpty() && states.containsKey(host)) {
+                states.get(host).forget(drifted);
+              }
+              return flags;
+            });
+    List<TrialFlag> all = new ArrayList<>();
+    found.values().forEach(all::addAll);
+    return all;
   }
 
   private List<SettingRow> apply(Map<RoleKnob, String> requested) {

@@ -2,12 +2,14 @@ package io.tunelab.run;
 
 import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.MatrixException;
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.RunStore;
 import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
@@ -21,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Runs the unfinished trials of an experiment in plan order, committing each on its own; sets each
@@ -182,25 +186,31 @@ final class TrialLoop {
         TrialExecutor.TrialFailure failure = null;
         List<Attempt> attempts = new ArrayList<>();
         try {
+          String prefix =
+              String.format(
+                  Locale.ROOT, "[%d/%d] %s rep %d", done + 1, total, cell.label(), trial.rep());
+          Supplier<TrialExecutor.Outcome> once =
+              () -> {
+                long r = trace.start();
+                Map<RoleKnob, String> requested =
+                    knobs.requested(cell, cellSteps.vars(), trial.rep());
+                trace.phase(Phase.PLAN_KNOBS, r);
+                return executor.run(requested, vars);
+              };
           try {
-            outcome =
-                recovery.run(
-                    trial.trialId(),
-                    String.format(
-                        Locale.ROOT,
-                        "[%d/%d] %s rep %d",
-                        done + 1,
-                        total,
-                        cell.label(),
-                        trial.rep()),
-                    attempts::add,
-                    () -> {
-                      long r = trace.start();
-                      Map<RoleKnob, String> requested =
-                          knobs.requested(cell, cellSteps.vars(), trial.rep());
-                      trace.phase(Phase.PLAN_KNOBS, r);
-                      return executor.run(requested, vars);
-                    });
+            outcome = recovery.run(trial.trialId(), prefix, attempts::add, once);
+            if (executor.onFlag() == OnFlag.RERUN
+                && !outcome.flags().isEmpty()
+                && !attempts.isEmpty()
+                && !interrupted.getAsBoolean()) {
+              // The flagged run stays on record as an attempt; the second run counts, flagged or
+              // not.
+              String why = "flagged: " + flagNames(outcome.flags());
+              Attempt first = attempts.remove(attempts.size() - 1);
+              attempts.add(new Attempt(first.startedAt(), first.finishedAt(), first.status(), why));
+              listener.runEvent(prefix + ": " + why + "; running it again (on_flag: rerun)");
+              outcome = recovery.run(trial.trialId(), prefix, attempts::add, once);
+            }
           } catch (TrialExecutor.TrialFailure f) {
             failure = f;
           } catch (MatrixException e) {
@@ -247,8 +257,20 @@ final class TrialLoop {
         if (failure == null) {
           RunListener.TrialEnded ended =
               new RunListener.TrialEnded(
-                  started, TrialStatus.OK, describe(outcome.samples()), wall);
-          String reached = targets.judge(trial, outcome.samples());
+                  started,
+                  TrialStatus.OK,
+                  describe(outcome.samples())
+                      + (outcome.flags().isEmpty()
+                          ? ""
+                          : " (flagged: " + flagNames(outcome.flags()) + ")"),
+                  wall);
+          // An excluded trial is not among the values the rule judges.
+          String reached =
+              targets.judge(
+                  trial,
+                  executor.onFlag() == OnFlag.EXCLUDE && !outcome.flags().isEmpty()
+                      ? List.of()
+                      : outcome.samples());
           t = trace.start();
           preStarted = finish(trials, i, outcome.result(), attempts, ended, goesOn);
           trace.phase(Phase.STORE_FINISH, t);
@@ -332,6 +354,14 @@ final class TrialLoop {
     }
     store.commitTrial(commit);
     return next;
+  }
+
+  /** {@code dmesg on client, knob_drift on server}: each flag once per host. */
+  private static String flagNames(List<TrialFlag> flags) {
+    return flags.stream()
+        .map(f -> f.flag() + " on " + f.host())
+        .distinct()
+        .collect(Collectors.joining(", "));
   }
 
   private static String describe(List<Sample> samples) {

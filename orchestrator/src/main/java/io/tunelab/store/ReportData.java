@@ -123,15 +123,17 @@ public record ReportData(
   /**
    * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
    * created it, its matrix's description and its {@code workload:} on one line ({@link
-   * io.tunelab.matrix.WorkloadSummary}), each null when not recorded.
+   * io.tunelab.matrix.WorkloadSummary}), each null when not recorded; and its matrix's {@code
+   * on_flag} ({@code keep}, {@code rerun} or {@code exclude}).
    */
-  public record About(String startedAt, String toolVersion, String description, String workload) {
+  public record About(
+      String startedAt, String toolVersion, String description, String workload, String onFlag) {
     /** Nothing recorded. */
-    public static final About UNKNOWN = new About(null, null, null, null);
+    public static final About UNKNOWN = new About(null, null, null);
 
-    /** Without a workload summary. */
+    /** Without a workload summary, keeping flagged trials. */
     public About(String startedAt, String toolVersion, String description) {
-      this(startedAt, toolVersion, description, null);
+      this(startedAt, toolVersion, description, null, "keep");
     }
   }
 
@@ -201,10 +203,13 @@ public record ReportData(
       return trials.stream().filter(t -> !t.warmup()).toList();
     }
 
-    /** The values of {@code metric} of the ok, non-warm-up trials: what the statistics cover. */
+    /**
+     * The values of {@code metric} of the ok, non-warm-up trials not excluded for a health flag:
+     * what the statistics cover.
+     */
     public double[] values(String metric) {
       return trials.stream()
-          .filter(t -> !t.warmup() && t.status() == TrialStatus.OK && t.value(metric) != null)
+          .filter(t -> t.counted() && t.value(metric) != null)
           .mapToDouble(t -> t.value(metric))
           .toArray();
     }
@@ -213,7 +218,9 @@ public record ReportData(
   /**
    * One repetition. {@code values} holds the reported job's samples of the metrics that were loaded
    * (by metric name); a metric that was not measured is absent. {@code boots} says what each host
-   * ran during it, by host name; empty where the store did not record it.
+   * ran during it, by host name; empty where the store did not record it. {@code flags} are its
+   * health flags; {@code excluded} says they leave it out of the statistics ({@code on_flag:
+   * exclude}).
    */
   public record Trial(
       int rep,
@@ -221,10 +228,29 @@ public record ReportData(
       TrialStatus status,
       String error,
       Map<String, Double> values,
-      List<Boot> boots) {
+      List<Boot> boots,
+      List<Flag> flags,
+      boolean excluded) {
 
     public Trial {
       boots = List.copyOf(boots);
+      flags = List.copyOf(flags);
+    }
+
+    /** A repetition without health flags. */
+    public Trial(
+        int rep,
+        boolean warmup,
+        TrialStatus status,
+        String error,
+        Map<String, Double> values,
+        List<Boot> boots) {
+      this(rep, warmup, status, error, values, boots, List.of(), false);
+    }
+
+    /** Whether the statistics cover it: ok, not a warm-up, not excluded for a flag. */
+    public boolean counted() {
+      return !warmup && status == TrialStatus.OK && !excluded;
     }
 
     /** A repetition without a record of the hosts' boots. */
@@ -243,6 +269,12 @@ public record ReportData(
       return values.get(metric);
     }
   }
+
+  /**
+   * A health flag of a trial ({@code dmesg}, {@code knob_drift} …) and where it was raised: the
+   * roles of its host, or the host's name when it plays none.
+   */
+  public record Flag(String flag, String where) {}
 
   /** What one host ran during a trial (table {@code trial_hosts}). */
   public record Boot(String host, String kernelRelease, String bootId, String cmdline) {}

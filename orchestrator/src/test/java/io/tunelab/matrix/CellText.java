@@ -85,6 +85,9 @@ final class CellText {
           .append(Durations.format(m.recovery().reconnect()))
           .append('\n');
     }
+    if (m.onFlag() != OnFlag.KEEP) {
+      out.append("# on_flag ").append(m.onFlag().text()).append('\n');
+    }
     if (!m.afterTrial().isEmpty()) {
       out.append("# after_trial ").append(trialSteps(m.afterTrial())).append('\n');
     }

@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.report.Warnings.Entry;
 import io.tunelab.report.Warnings.Kind;
+import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Flag;
+import io.tunelab.store.ReportData.Trial;
+import io.tunelab.store.TrialStatus;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** How warnings read: an outlier with Grubbs' statistic, and cells too small to judge. */
@@ -40,5 +45,44 @@ class WarningsTest {
             "every measured cell (2) has too few repetitions to judge outliers"
                 + " (n = 3..5; Grubbs' test needs 6)"),
         new Warnings("seconds", "s", 2, List.of(three, five)).lines(""));
+  }
+
+  @Test
+  void flaggedTrialsAreCountedPerFlagWithWhereAndWhatOnFlagDidWithThem() {
+    Trial clean = trial(1, List.of());
+    Trial dmesg = trial(2, List.of(new Flag("dmesg", "client")));
+    Trial both =
+        trial(3, List.of(new Flag("knob_drift", "server"), new Flag("dmesg", "client, server")));
+    Trial warmup =
+        new Trial(
+            0,
+            true,
+            TrialStatus.OK,
+            null,
+            Map.of("seconds", 1.0),
+            List.of(),
+            List.of(new Flag("swap", "client")),
+            false);
+    List<Cell> cells =
+        List.of(new Cell(1, "", Map.of(), List.of(warmup, clean, dmesg, both), Map.of()));
+
+    assertEquals(
+        List.of(
+            "2 trial(s) flagged: dmesg 2 (client, server), knob_drift 1 (server);"
+                + " on_flag keep: they are in the statistics"),
+        Warnings.flagged(cells, "keep"));
+    assertEquals(
+        List.of(
+            "  2 trial(s) flagged: dmesg 2 (client, server), knob_drift 1 (server);"
+                + " on_flag exclude: they are left out of the statistics"),
+        Warnings.of(cells, "seconds", "s", Cell::label, "exclude").lines("  ").subList(0, 1));
+    assertEquals(
+        List.of(),
+        Warnings.flagged(List.of(new Cell(1, "", Map.of(), List.of(clean), Map.of())), "keep"));
+  }
+
+  private static Trial trial(int rep, List<Flag> flags) {
+    return new Trial(
+        rep, false, TrialStatus.OK, null, Map.of("seconds", (double) rep), List.of(), flags, false);
   }
 }

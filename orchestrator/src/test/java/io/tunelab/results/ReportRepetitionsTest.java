@@ -2,6 +2,7 @@ package io.tunelab.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.matrix.RepeatRule;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
@@ -54,7 +55,8 @@ class ReportRepetitionsTest {
             fixed.trials(),
             null,
             Map.of(),
-            new RepeatRule(3, 12, 0.02, null));
+            new RepeatRule(3, 12, 0.02, null),
+            OnFlag.KEEP);
     try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       long id = store.createExperiment(plan, Fixtures.TOOL_VERSION);
       store.recordHost(

@@ -48,13 +48,13 @@ final class KeptTrials {
 
   /**
    * The format of the side files written now: 2 added the attempts and the event line, 3 what each
-   * host ran.
+   * host ran, 4 the trial's health flags (in its result).
    */
-  static final int FORMAT = 3;
+  static final int FORMAT = 4;
 
   /**
    * One kept trial commit as its side file holds it (format 1 files have neither attempts nor
-   * event, format 2 files no hosts: they read as none).
+   * event, format 2 files no hosts, format 3 files no health flags: they read as none).
    */
   record KeptTrial(
       int format,

@@ -11,13 +11,19 @@ import java.util.List;
 
 /**
  * Recomputes {@code cell_stats} for one cell from the samples of its {@code ok}, non-warm-up
- * trials. Runs inside the caller's transaction, so the table never disagrees with the samples.
+ * trials, leaving out flagged ones when the experiment's {@code on_flag} is {@code exclude}. Runs
+ * inside the caller's transaction, so the table never disagrees with the samples.
  */
 final class SqliteCellStatistics {
-  /** The samples the statistics count: those of the cell's ok, measured trials. */
+  /**
+   * The samples the statistics count: those of the cell's ok, measured trials, less the flagged
+   * ones when the experiment excludes them.
+   */
   private static final String COUNTED =
       " FROM samples s JOIN trials t ON t.id = s.trial_id"
-          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL";
+          + " WHERE t.cell_id = ? AND t.status = ? AND t.warmup = 0 AND s.value IS NOT NULL"
+          + " AND NOT EXISTS (SELECT 1 FROM trial_flags f JOIN experiments e"
+          + " ON e.id = t.experiment_id WHERE f.trial_id = t.id AND e.on_flag = 'exclude')";
 
   private static final String VALUES =
       "SELECT s.job, s.metric, s.unit, s.value"

@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import static io.tunelab.store.sqlite.SqliteStatements.queryLong;
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
+import io.tunelab.matrix.OnFlag;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
@@ -68,8 +69,8 @@ final class SqlitePlanWriter {
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
             + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
-            + " repeat_min, repeat_target, repeat_metric)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " repeat_min, repeat_target, repeat_metric, on_flag)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         e.name(),
         e.description(),
         e.matrixYaml(),
@@ -83,7 +84,8 @@ final class SqlitePlanWriter {
         overridesJson(e.overrides()),
         e.repeatRule().min(),
         e.repeatRule().adaptive() ? e.repeatRule().target() : null,
-        e.repeatRule().metric());
+        e.repeatRule().metric(),
+        e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text());
     long id = queryLong(c, "SELECT last_insert_rowid()");
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");

@@ -8,6 +8,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Boot;
 import io.tunelab.store.ReportData.Cell;
+import io.tunelab.store.ReportData.Flag;
 import io.tunelab.store.ReportData.Host;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.ReportData.Trial;
@@ -75,8 +76,9 @@ final class SqliteReportLoader {
         db.prepareStatement(
             "SELECT "
                 + SqliteExperiments.overridesColumn(db)
-                + ", started_at, tool_version, description, matrix_yaml FROM experiments"
-                + " WHERE id = ?")) {
+                + ", started_at, tool_version, description, matrix_yaml, "
+                + (hasColumn("experiments", "on_flag") ? "on_flag" : "'keep'")
+                + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         boolean found = rs.next();
@@ -87,7 +89,8 @@ final class SqliteReportLoader {
                     rs.getString(2),
                     rs.getString(3),
                     rs.getString(4),
-                    WorkloadSummary.of(rs.getString(5)))
+                    WorkloadSummary.of(rs.getString(5)),
+                    rs.getString(6))
                 : ReportData.About.UNKNOWN;
       }
     }
@@ -120,10 +123,12 @@ final class SqliteReportLoader {
       }
       repetitions = new ReportData.Repetitions(rule, rule.metric(), reached);
     }
+    Map<Long, List<Flag>> flags = flags(id, hosts);
+    boolean exclude = about.onFlag().equals("exclude");
     List<ReportData> loaded = new ArrayList<>(picks.size());
     for (ReportSelection.Pick pick : picks) {
       String job = pick.job();
-      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded(), boots);
+      Map<Long, List<Trial>> trials = trials(id, job, pick.loaded(), boots, flags, exclude);
       Map<Long, Map<String, Stat>> stats = stats(id, job);
       List<Cell> cells = new ArrayList<>(stored.size());
       for (SqliteCellReader.StoredCell s : stored) {
@@ -242,7 +247,13 @@ final class SqliteReportLoader {
   // One row per trial, each loaded metric a column found through the samples index: 100,000
   // rows for the largest experiments tunelab is tested with, read in one pass.
   private Map<Long, List<Trial>> trials(
-      long id, String job, List<String> metrics, Map<Long, List<Boot>> boots) throws SQLException {
+      long id,
+      String job,
+      List<String> metrics,
+      Map<Long, List<Boot>> boots,
+      Map<Long, List<Flag>> flags,
+      boolean exclude)
+      throws SQLException {
     Map<Long, List<Trial>> byCell = new HashMap<>();
     StringBuilder sql =
         new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error, t.id");
@@ -273,6 +284,7 @@ final class SqliteReportLoader {
               values.put(metrics.get(m), v);
             }
           }
+          List<Flag> flagged = flags.getOrDefault(rs.getLong(6), List.of());
           trials.add(
               new Trial(
                   rs.getInt(2),
@@ -280,7 +292,9 @@ final class SqliteReportLoader {
                   TrialStatus.of(rs.getString(4)),
                   rs.getString(5),
                   values,
-                  boots.getOrDefault(rs.getLong(6), List.of())));
+                  boots.getOrDefault(rs.getLong(6), List.of()),
+                  flagged,
+                  exclude && !flagged.isEmpty()));
         }
       }
     }
@@ -313,6 +327,60 @@ final class SqliteReportLoader {
       }
     }
     return byTrial;
+  }
+
+  /**
+   * The health flags of every trial, by trial id, each flag once per place; nothing in a database a
+   * read-only command did not migrate to schema version 7.
+   */
+  private Map<Long, List<Flag>> flags(long id, List<Host> hosts) throws SQLException {
+    Map<Long, List<Flag>> byTrial = new HashMap<>();
+    if (!hasTable("trial_flags")) {
+      return byTrial;
+    }
+    Map<String, String> roles = new HashMap<>();
+    for (Host h : hosts) {
+      roles.merge(h.host(), h.role(), (a, b) -> a + ", " + b);
+    }
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT f.trial_id, f.host, f.flag FROM trial_flags f JOIN trials t"
+                + " ON t.id = f.trial_id WHERE t.experiment_id = ? ORDER BY f.trial_id, f.rowid")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Flag flag =
+              new Flag(rs.getString(3), roles.getOrDefault(rs.getString(2), rs.getString(2)));
+          List<Flag> of = byTrial.computeIfAbsent(rs.getLong(1), t -> new ArrayList<>(1));
+          if (!of.contains(flag)) {
+            of.add(flag);
+          }
+        }
+      }
+    }
+    return byTrial;
+  }
+
+  private boolean hasTable(String name) throws SQLException {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getInt(1) > 0;
+      }
+    }
+  }
+
+  private boolean hasColumn(String table, String column) throws SQLException {
+    try (PreparedStatement ps =
+        db.prepareStatement("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?")) {
+      ps.setString(1, table);
+      ps.setString(2, column);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getInt(1) > 0;
+      }
+    }
   }
 
   private Map<Long, Map<String, Stat>> stats(long id, String job) throws SQLException {

@@ -10,6 +10,7 @@ import io.tunelab.store.ProcessRecord;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialOutput;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
@@ -22,8 +23,8 @@ import java.util.List;
 
 /**
  * Writes progress while an experiment runs: its status, each trial's start, and each trial's
- * outcome with its samples, settings, monitor rows, processes and kept output and its cell's
- * refreshed statistics, in one transaction.
+ * outcome with its samples, settings, monitor rows, processes, kept output and health flags and its
+ * cell's refreshed statistics, in one transaction.
  */
 final class SqliteTrialWriter {
   private final SqliteTransactions tx;
@@ -195,6 +196,7 @@ final class SqliteTrialWriter {
     insertMonitorRows(c, trialId, listOrEmpty(result.monitorRows()));
     insertProcesses(c, trialId, listOrEmpty(result.processes()));
     insertOutputs(c, trialId, listOrEmpty(result.outputs()));
+    insertFlags(c, trialId, listOrEmpty(result.flags()));
     SqliteCellStatistics.refresh(c, cellId);
   }
 
@@ -217,7 +219,13 @@ final class SqliteTrialWriter {
   private static int deleteOutcome(Connection c, long trialId) throws SQLException {
     int deleted = 0;
     for (String table :
-        List.of("samples", "settings", "monitor_samples", "trial_processes", "trial_outputs")) {
+        List.of(
+            "samples",
+            "settings",
+            "monitor_samples",
+            "trial_processes",
+            "trial_outputs",
+            "trial_flags")) {
       deleted += update(c, "DELETE FROM " + table + " WHERE trial_id = ?", trialId);
     }
     return deleted;
@@ -310,6 +318,17 @@ final class SqliteTrialWriter {
           continue; // nothing was kept
         }
         batch.add(trialId, o.process(), o.kind(), GzipText.compress(o.text()));
+      }
+    }
+  }
+
+  private static void insertFlags(Connection c, long trialId, List<TrialFlag> flags)
+      throws SQLException {
+    try (SqliteBatch batch =
+        new SqliteBatch(
+            c, "INSERT INTO trial_flags (trial_id, host, flag, detail) VALUES (?, ?, ?, ?)")) {
+      for (TrialFlag f : flags) {
+        batch.add(trialId, f.host(), f.flag(), f.detail());
       }
     }
   }

@@ -13,6 +13,7 @@ import io.tunelab.store.Attempt;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
@@ -94,7 +95,8 @@ class KeptTrialsTest {
       TrialCommit commit =
           new TrialCommit(
                   trialId,
-                  measured(),
+                  measured()
+                      .withFlags(List.of(new TrialFlag("local", TrialFlag.DMESG, "hung task"))),
                   List.of(new Attempt(T0, T0.plusSeconds(3), Attempt.Status.OK, null)),
                   "[1/2] bs=1M rep 1: 2.500 s",
                   OptionalLong.empty())
@@ -125,6 +127,13 @@ class KeptTrialsTest {
       assertFalse(Files.exists(pending), "the side file and its folder are gone");
       assertEquals(501, count(store, "SELECT count(*) FROM samples WHERE trial_id = " + trialId));
       assertEquals(1, count(store, "SELECT count(*) FROM settings WHERE trial_id = " + trialId));
+      assertEquals(
+          1,
+          count(
+              store,
+              "SELECT count(*) FROM trial_flags WHERE flag = 'dmesg' AND detail = 'hung task'"
+                  + " AND trial_id = "
+                  + trialId));
       assertEquals(
           1, count(store, "SELECT count(*) FROM trials WHERE status = 'ok' AND id = " + trialId));
       assertEquals(

@@ -1,0 +1,98 @@
+package io.tunelab.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.tunelab.agent.Health;
+import io.tunelab.store.TrialFlag;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class HealthFlagsTest {
+  private static final Health BEFORE =
+      new Health("boot-a", "kmsg:10", 5, 7, 0, "cpu0,cpu1 schedutil 800000-3000000", 0, List.of());
+
+  private static Health after(
+      String boot, long in, long out, long throttle, String cpufreq, int lines, String... first) {
+    return new Health(boot, "kmsg:20", in, out, throttle, cpufreq, lines, List.of(first));
+  }
+
+  static Stream<Arguments> snapshots() {
+    String freq = BEFORE.cpufreq();
+    return Stream.of(
+        Arguments.of("nothing changed", after("boot-a", 5, 7, 0, freq, 0), List.of()),
+        Arguments.of(
+            "kernel lines",
+            after("boot-a", 5, 7, 0, freq, 2, "EXT4-fs warning", "hung task"),
+            List.of("dmesg: EXT4-fs warning\nhung task")),
+        Arguments.of(
+            "more lines than kept",
+            after("boot-a", 5, 7, 0, freq, 7, "one", "two"),
+            List.of("dmesg: one\ntwo\n… and 5 more lines")),
+        Arguments.of(
+            "swapped out",
+            after("boot-a", 5, 9, 0, freq, 0),
+            List.of("swap: pswpin +0, pswpout +2")),
+        Arguments.of(
+            "throttled",
+            after("boot-a", 5, 7, 3, freq, 0),
+            List.of("throttle: thermal throttle counters +3")),
+        Arguments.of(
+            "a counter not reported after", after("boot-a", -1, -1, -1, freq, 0), List.of()),
+        Arguments.of(
+            "governor changed",
+            after("boot-a", 5, 7, 0, "cpu0,cpu1 powersave 800000-3000000", 0),
+            List.of(
+                "cpufreq: before: cpu0,cpu1 schedutil 800000-3000000;"
+                    + " after: cpu0,cpu1 powersave 800000-3000000")),
+        Arguments.of(
+            "rebooted: the counters started again, only the reboot counts",
+            after("boot-b", 0, 0, 0, "", 3, "a"),
+            List.of("reboot: boot id boot-a -> boot-b")),
+        Arguments.of(
+            "several at once",
+            after("boot-a", 6, 7, 1, freq, 1, "x"),
+            List.of(
+                "dmesg: x",
+                "swap: pswpin +1, pswpout +0",
+                "throttle: thermal throttle counters +1")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("snapshots")
+  void flagsWhatChanged(String what, Health after, List<String> expected) {
+    List<String> flags =
+        HealthFlags.of("client", BEFORE, after).stream()
+            .peek(f -> assertEquals("client", f.host()))
+            .map(f -> f.flag() + ": " + f.detail())
+            .toList();
+    assertEquals(expected, flags, what);
+  }
+
+  @ParameterizedTest(name = "{1} -> {2}")
+  @MethodSource("knobs")
+  void knobDrift(String knob, String applied, String after, String expected) {
+    TrialFlag flag = HealthFlags.drift("server", knob, applied, after);
+    if (expected == null) {
+      assertNull(flag);
+    } else {
+      assertEquals(new TrialFlag("server", TrialFlag.KNOB_DRIFT, expected), flag);
+    }
+  }
+
+  static Stream<Arguments> knobs() {
+    return Stream.of(
+        Arguments.of("read_ahead_kb", "256", "256", null),
+        Arguments.of(
+            "read_ahead_kb", "256", "4096", "read_ahead_kb applied 256, read 4096 after the trial"),
+        Arguments.of(
+            "scheduler",
+            "none",
+            null,
+            "scheduler applied none, read nothing (gone) after the trial"),
+        Arguments.of("unread", null, "1", null));
+  }
+}
