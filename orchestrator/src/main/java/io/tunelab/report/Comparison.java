@@ -363,13 +363,13 @@ public record Comparison(
             metric,
             unit,
             c -> label(axes, c.params(), labelAxes),
-            base.data().about().onFlag()),
+            base.data().about()),
         Warnings.of(
             newMatched,
             metric,
             unit,
             c -> label(axes, c.params(), labelAxes),
-            next.data().about().onFlag()));
+            next.data().about()));
   }
 
   private static Row row(

@@ -360,6 +360,12 @@ final class JsonOutput {
       m.put("message", line);
       list.add(m);
     }
+    for (String line : w.readbacks()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("kind", "readback");
+      m.put("message", line);
+      list.add(m);
+    }
     for (Warnings.Entry e : w.entries()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("kind", e.kind().id());

@@ -128,7 +128,7 @@ public record Report(
         table,
         failures(data),
         BootSpread.of(data, metric),
-        Warnings.of(data.cells(), metric, unitOf(data, metric), Cell::label, data.about().onFlag()),
+        Warnings.of(data.cells(), metric, unitOf(data, metric), Cell::label, data.about()),
         unfinished(data),
         List.of());
   }
@@ -152,7 +152,7 @@ public record Report(
     for (ReportData d : jobs) {
       for (String m : d.shown()) {
         String unit = d.unit(m);
-        Warnings w = Warnings.of(d.cells(), m, unit, Cell::label, d.about().onFlag());
+        Warnings w = Warnings.of(d.cells(), m, unit, Cell::label, d.about());
         shown.add(new JobMetric(d.job(), m, unit, d, w));
       }
     }
@@ -220,7 +220,9 @@ public record Report(
     }
     List<String> shared = new ArrayList<>();
     for (String line : sections.get(0).lines()) {
-      if ((line.startsWith(indent + Warnings.EVERY_CELL) || line.contains(Warnings.FLAGGED))
+      if ((line.startsWith(indent + Warnings.EVERY_CELL)
+              || line.contains(Warnings.FLAGGED)
+              || line.contains(Warnings.READ_BACK))
           && sections.stream().allMatch(w -> w.lines().contains(line))) {
         shared.add(line);
       }

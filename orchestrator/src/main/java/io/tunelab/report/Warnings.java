@@ -2,6 +2,7 @@ package io.tunelab.report;
 
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Outliers;
+import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Flag;
 import io.tunelab.store.ReportData.Trial;
@@ -26,9 +27,15 @@ import java.util.function.Function;
  * @param measured how many cells have at least one value
  * @param entries by kind in {@link Kind} order, each in cell order
  * @param flagged the line about trials their hosts' health checks flagged, first; empty for none
+ * @param readbacks a line per knob that read back other than written, after it
  */
 public record Warnings(
-    String metric, String unit, int measured, List<Entry> entries, List<String> flagged) {
+    String metric,
+    String unit,
+    int measured,
+    List<Entry> entries,
+    List<String> flagged,
+    List<String> readbacks) {
   /** How a line about every measured cell of a metric begins. */
   static final String EVERY_CELL = "every measured cell ";
 
@@ -37,8 +44,11 @@ public record Warnings(
 
   /** Warnings without health flags. */
   public Warnings(String metric, String unit, int measured, List<Entry> entries) {
-    this(metric, unit, measured, entries, List.of());
+    this(metric, unit, measured, entries, List.of(), List.of());
   }
+
+  /** What begins a line about a knob that read back other than written. */
+  static final String READ_BACK = ") read back ";
 
   /** How many entries of one kind the text lists before summing up the rest. */
   public static final int SHOWN_PER_KIND = 10;
@@ -91,10 +101,15 @@ public record Warnings(
 
   /**
    * Checks the values of {@code metric} in every cell; {@code label} names a cell for people;
-   * {@code onFlag} is the experiment's {@code on_flag}, for the line about flagged trials.
+   * {@code about} gives the experiment's {@code on_flag}, for the line about flagged trials, and
+   * the knobs that read back other than asked.
    */
   public static Warnings of(
-      List<Cell> cells, String metric, String unit, Function<Cell, String> label, String onFlag) {
+      List<Cell> cells,
+      String metric,
+      String unit,
+      Function<Cell, String> label,
+      ReportData.About about) {
     List<Entry> outliers = new ArrayList<>();
     List<Entry> unjudged = new ArrayList<>();
     List<Entry> few = new ArrayList<>();
@@ -146,13 +161,45 @@ public record Warnings(
     all.addAll(unjudged);
     all.addAll(few);
     all.addAll(noisy);
-    return new Warnings(metric, unit, measured, List.copyOf(all), flagged(cells, onFlag));
+    return new Warnings(
+        metric,
+        unit,
+        measured,
+        List.copyOf(all),
+        flagged(cells, about.onFlag()),
+        readbacks(about.readbacks()));
   }
 
   /**
    * {@code 3 trial(s) flagged: dmesg 2 (client), knob_drift 1 (server); on_flag keep: they are in
    * the statistics}, about the measured trials that ran to the end; empty when none is flagged.
    */
+  /**
+   * {@code knob block.loop3.read_ahead_kb on local (local) read back 2560 after 1024 was written,
+   * in 3 ok trial(s)}: one line per knob and value; the run went on and the trials are in the
+   * statistics, measured at the value the kernel held.
+   */
+  static List<String> readbacks(List<ReportData.Readback> readbacks) {
+    List<String> lines = new ArrayList<>();
+    for (ReportData.Readback r : readbacks) {
+      lines.add(
+          "knob "
+              + r.knob()
+              + " on "
+              + r.host()
+              + " ("
+              + r.role()
+              + ") read back "
+              + (r.effective() == null ? "nothing" : r.effective())
+              + " after "
+              + r.requested()
+              + " was written, in "
+              + r.trials()
+              + " ok trial(s): they measured the value read back");
+    }
+    return lines;
+  }
+
   static List<String> flagged(List<Cell> cells, String onFlag) {
     int trials = 0;
     Map<String, Integer> counts =
@@ -198,7 +245,7 @@ public record Warnings(
 
   /** Whether there is nothing to warn about. */
   public boolean isEmpty() {
-    return entries.isEmpty() && flagged.isEmpty();
+    return entries.isEmpty() && flagged.isEmpty() && readbacks.isEmpty();
   }
 
   /**
@@ -208,6 +255,7 @@ public record Warnings(
   public List<String> lines(String indent) {
     List<String> lines = new ArrayList<>();
     flagged.forEach(f -> lines.add(indent + f));
+    readbacks.forEach(r -> lines.add(indent + r));
     for (Kind kind : Kind.values()) {
       List<Entry> of = entries.stream().filter(e -> e.kind() == kind).toList();
       if (of.isEmpty()) {

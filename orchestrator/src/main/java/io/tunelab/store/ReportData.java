@@ -124,16 +124,26 @@ public record ReportData(
    * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
    * created it, its matrix's description and its {@code workload:} on one line ({@link
    * io.tunelab.matrix.WorkloadSummary}), each null when not recorded; and its matrix's {@code
-   * on_flag} ({@code keep}, {@code rerun} or {@code exclude}).
+   * on_flag} ({@code keep}, {@code rerun} or {@code exclude}); and the knobs that read back other
+   * than asked in ok trials, beyond the roundings the kernel is known to do.
    */
   public record About(
-      String startedAt, String toolVersion, String description, String workload, String onFlag) {
+      String startedAt,
+      String toolVersion,
+      String description,
+      String workload,
+      String onFlag,
+      List<Readback> readbacks) {
     /** Nothing recorded. */
     public static final About UNKNOWN = new About(null, null, null);
 
-    /** Without a workload summary, keeping flagged trials. */
+    public About {
+      readbacks = List.copyOf(readbacks);
+    }
+
+    /** Without a workload summary, keeping flagged trials, every knob held as asked. */
     public About(String startedAt, String toolVersion, String description) {
-      this(startedAt, toolVersion, description, null, "keep");
+      this(startedAt, toolVersion, description, null, "keep", List.of());
     }
   }
 
@@ -164,6 +174,13 @@ public record ReportData(
         shown,
         Map.of());
   }
+
+  /**
+   * A knob that read back {@code effective} after {@code requested} was written, in {@code trials}
+   * ok trials: a write the kernel ignored or changed, not a known rounding.
+   */
+  public record Readback(
+      String role, String host, String knob, String requested, String effective, int trials) {}
 
   /**
    * A host the experiment ran on.

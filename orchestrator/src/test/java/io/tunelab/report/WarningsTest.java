@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.report.Warnings.Entry;
 import io.tunelab.report.Warnings.Kind;
+import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Flag;
 import io.tunelab.store.ReportData.Trial;
@@ -75,10 +76,38 @@ class WarningsTest {
         List.of(
             "  2 trial(s) flagged: dmesg 2 (client, server), knob_drift 1 (server);"
                 + " on_flag exclude: they are left out of the statistics"),
-        Warnings.of(cells, "seconds", "s", Cell::label, "exclude").lines("  ").subList(0, 1));
+        Warnings.of(
+                cells,
+                "seconds",
+                "s",
+                Cell::label,
+                new ReportData.About(null, null, null, null, "exclude", List.of()))
+            .lines("  ")
+            .subList(0, 1));
     assertEquals(
         List.of(),
         Warnings.flagged(List.of(new Cell(1, "", Map.of(), List.of(clean), Map.of())), "keep"));
+  }
+
+  @Test
+  void aKnobTheKernelHeldOtherThanAskedIsSaidOnce() {
+    Trial ok = trial(1, List.of());
+    List<Cell> cells = List.of(new Cell(1, "", Map.of(), List.of(ok), Map.of()));
+    ReportData.About about =
+        new ReportData.About(
+            null,
+            null,
+            null,
+            null,
+            "keep",
+            List.of(
+                new ReportData.Readback(
+                    "disk", "local", "block.loop3.read_ahead_kb", "1024", "2560", 3)));
+    assertEquals(
+        List.of(
+            "knob block.loop3.read_ahead_kb on local (disk) read back 2560 after 1024 was"
+                + " written, in 3 ok trial(s): they measured the value read back"),
+        Warnings.of(cells, "seconds", "s", Cell::label, about).readbacks());
   }
 
   private static Trial trial(int rep, List<Flag> flags) {

@@ -1,6 +1,9 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.knob.Knob;
+import io.tunelab.knob.KnobCatalogue;
+import io.tunelab.knob.KnobValues;
 import io.tunelab.matrix.RepeatRule;
 import io.tunelab.matrix.WorkloadSummary;
 import io.tunelab.stats.Summary;
@@ -90,7 +93,8 @@ final class SqliteReportLoader {
                     rs.getString(3),
                     rs.getString(4),
                     WorkloadSummary.of(rs.getString(5)),
-                    rs.getString(6))
+                    rs.getString(6),
+                    readbacks(id))
                 : ReportData.About.UNKNOWN;
       }
     }
@@ -158,6 +162,49 @@ final class SqliteReportLoader {
               repetitions));
     }
     return loaded;
+  }
+
+  /**
+   * The knobs of ok trials that read back other than written, beyond the roundings the kernel is
+   * known to do ({@link KnobValues#agreement}): one per role, knob and pair of values.
+   */
+  private List<ReportData.Readback> readbacks(long id) throws SQLException {
+    List<ReportData.Readback> found = new ArrayList<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT s.role, s.host, s.knob, s.requested, s.effective, count(DISTINCT t.id)"
+                + " FROM settings s JOIN trials t ON t.id = s.trial_id"
+                + " JOIN cells c ON c.id = t.cell_id"
+                + " WHERE c.experiment_id = ? AND t.status = 'ok' AND s.requested IS NOT NULL"
+                + " AND s.requested <> 'default' AND s.effective IS NOT s.requested"
+                + " GROUP BY s.role, s.host, s.knob, s.requested, s.effective"
+                + " ORDER BY s.role, s.knob, min(t.seq)")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String knob = rs.getString(3);
+          String requested = rs.getString(4);
+          String effective = rs.getString(5);
+          Knob k;
+          try {
+            k = KnobCatalogue.parse(knob);
+          } catch (RuntimeException notInCatalogue) {
+            k = null;
+          }
+          boolean held =
+              effective != null
+                  && k != null
+                  && KnobValues.agreement(k, requested, effective)
+                      != KnobValues.Agreement.DIFFERENT;
+          if (!held) {
+            found.add(
+                new ReportData.Readback(
+                    rs.getString(1), rs.getString(2), knob, requested, effective, rs.getInt(6)));
+          }
+        }
+      }
+    }
+    return found;
   }
 
   /**
