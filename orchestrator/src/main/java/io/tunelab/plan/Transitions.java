@@ -1,6 +1,7 @@
 package io.tunelab.plan;
 
 import io.tunelab.matrix.Kernels;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,9 @@ import java.util.Objects;
  *
  * @param cellSetups runs of {@code cell_setup}: at the first trial, whenever a value the cell steps
  *     use changes, and after every boot (0 without cell steps)
- * @param knobWrites knob values that differ from the trial before (at the first trial and after a
- *     boot, every knob not at {@code default})
+ * @param knobWrites knob values that differ from the trial before, a knob a cell does not set
+ *     counting as {@code default} (at the first trial and after a boot, every knob not at {@code
+ *     default})
  * @param freezingWrites those of {@code knobWrites} that freeze a request queue
  * @param boots boots of the hosts the plan boots, from the release the first trial asks for and
  *     back to it at the end
@@ -53,21 +55,12 @@ public record Transitions(long cellSetups, long knobWrites, long freezingWrites,
       if (!steps.none() && (fresh || !steps.same(previous, cell))) {
         setups++;
       }
-      if (previous != cell || fresh) {
-        for (Map.Entry<String, String> k : cell.knobs().entrySet()) {
-          String knob = k.getKey();
-          if (Kernels.isKey(knob)) {
-            continue;
-          }
-          boolean written =
-              fresh
-                  ? !k.getValue().equals(Kernels.DEFAULT)
-                  : !Objects.equals(k.getValue(), previous.knobs().get(knob));
-          if (written) {
-            writes++;
-            if (freezes.computeIfAbsent(knob, FewestChanges::freezes)) {
-              freezing++;
-            }
+      if (fresh || previous.ordinal() != cell.ordinal()) {
+        Map<String, String> before = fresh ? Map.of() : previous.knobs();
+        for (String knob : changed(before, cell.knobs())) {
+          writes++;
+          if (freezes.computeIfAbsent(knob, FewestChanges::freezes)) {
+            freezing++;
           }
         }
       }
@@ -81,5 +74,27 @@ public record Transitions(long cellSetups, long knobWrites, long freezingWrites,
       }
     }
     return new Transitions(setups, writes, freezing, boots);
+  }
+
+  /**
+   * The knobs (not kernels) whose value differs between {@code before} and {@code after}; a knob
+   * one of them does not set stands at {@code default}.
+   */
+  private static List<String> changed(Map<String, String> before, Map<String, String> after) {
+    List<String> knobs = new ArrayList<>();
+    after.forEach(
+        (knob, value) -> {
+          if (!Objects.equals(value, before.getOrDefault(knob, Kernels.DEFAULT))) {
+            knobs.add(knob);
+          }
+        });
+    before.forEach(
+        (knob, value) -> {
+          if (!after.containsKey(knob) && !value.equals(Kernels.DEFAULT)) {
+            knobs.add(knob);
+          }
+        });
+    knobs.removeIf(Kernels::isKey);
+    return knobs;
   }
 }

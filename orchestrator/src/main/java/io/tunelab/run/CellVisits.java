@@ -69,8 +69,8 @@ final class CellVisits {
   }
 
   /**
-   * The cell whose cell steps set up what is still open, its teardown due at the end, or 0; none
-   * is open afterwards.
+   * The cell whose cell steps set up what is still open, its teardown due at the end, or 0; none is
+   * open afterwards.
    */
   int end() {
     int cell = setUp == null ? 0 : setUp.ordinal();
