@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.ToLongFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -164,10 +165,7 @@ final class PlanCommand implements Callable<Integer> {
   }
 
   private static void printRow(
-      PrintWriter out,
-      String name,
-      List<Transitions> counts,
-      java.util.function.ToLongFunction<Transitions> count) {
+      PrintWriter out, String name, List<Transitions> counts, ToLongFunction<Transitions> count) {
     StringBuilder row = new StringBuilder(String.format("  %-22s", name));
     counts.forEach(c -> row.append(String.format("%16d", count.applyAsLong(c))));
     out.println(row);

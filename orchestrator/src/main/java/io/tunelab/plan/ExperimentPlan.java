@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * The middle stage: a matrix expanded into cells and ordered into trials. {@code tunelab plan}
  * prints it, the store writes it before the first trial, and the runner walks it.
  *
- * @param order {@code sequential} or {@code shuffle}, as recorded
+ * @param order {@code sequential}, {@code shuffle} or {@code fewest-changes}, as recorded
  * @param trials in run order; {@link Trial#cellOrdinal()} refers to {@link Cell#ordinal()}
  * @param workload the workload template every trial resolves with its variables
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, stored beside its text

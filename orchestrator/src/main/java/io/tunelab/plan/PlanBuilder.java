@@ -7,10 +7,11 @@ import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
- * Orders an experiment's trials: cell by cell, or a seeded shuffle of all trials that any JVM
- * reproduces from the seed; with kernels, kernel-major, shuffled only inside each kernel's boot.
- * Within a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell
- * are its warm-ups, so warm-ups always precede the measured runs of their cell.
+ * Orders an experiment's trials: cell by cell (in ordinal order or along a given walk), or a seeded
+ * shuffle that any JVM reproduces from the seed; with kernels, kernel-major, shuffled only inside
+ * each kernel's boot, and inside each part of equal cell-step values where parts are given. Within
+ * a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell are
+ * its warm-ups, so warm-ups always precede the measured runs of their cell.
  */
 public final class PlanBuilder {
   private PlanBuilder() {}
@@ -54,7 +55,7 @@ public final class PlanBuilder {
    * cells inside a block and the parts a shuffle keeps apart.
    *
    * @param walk the ordinals of all cells in the order a block visits them, or null for ordinal
-   *     order
+   *     order; a shuffle with parts ignores it
    * @param parts each cell's part (index {@code ordinal - 1}, numbered from 0 in order of first
    *     appearance), or null for one: a shuffled block runs its parts one after the other, in that
    *     order, and shuffles the trials of each part alone
