@@ -4,14 +4,20 @@ import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.RepeatRule;
 import io.tunelab.plan.BootPlan;
+import io.tunelab.plan.Cell;
+import io.tunelab.plan.CellStepValues;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.PlanBuilder;
+import io.tunelab.plan.Transitions;
 import io.tunelab.plan.Trial;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.ToLongFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,7 +62,7 @@ final class PlanCommand implements Callable<Integer> {
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
     RepeatRule rule = m.repeatRule();
-    String order = m.order().name().toLowerCase(java.util.Locale.ROOT);
+    String order = m.order().text();
     if (rule.adaptive()) {
       out.printf(
           "%s: %d cells x %d to %d repetitions (+%d warm-up) = %d to %d trials, order %s, seed"
@@ -104,11 +110,15 @@ final class PlanCommand implements Callable<Integer> {
                 : " if it runs " + start + " when the run starts, " + elsewhere + " otherwise");
       }
     }
+    List<Cell> all = ExperimentPlan.cells(m).toList();
+    printTransitions(out, m, all, boots);
     if (!summary) {
-      // Streamed: a 100,000-cell plan is printed without holding every cell.
       StringBuilder line = new StringBuilder();
       Set<String> captured = workload ? ExperimentPlan.capturedNames(m) : Set.of();
-      ExperimentPlan.cells(m)
+      if (m.order() == Matrix.Order.FEWEST_CHANGES) {
+        out.println("cells in the order they first run:");
+      }
+      inRunOrder(m, all)
           .forEach(
               cell -> {
                 line.setLength(0);
@@ -123,5 +133,41 @@ final class PlanCommand implements Callable<Integer> {
               });
     }
     return 0;
+  }
+
+  /** The cells as listed: in ordinal order, for fewest-changes in the order they first run. */
+  private static List<Cell> inRunOrder(Matrix m, List<Cell> cells) {
+    if (m.order() != Matrix.Order.FEWEST_CHANGES) {
+      return cells;
+    }
+    Set<Integer> seen = new LinkedHashSet<>();
+    ExperimentPlan.trials(m, cells, m.order()).forEach(t -> seen.add(t.cellOrdinal()));
+    return seen.stream().map(o -> cells.get(o - 1)).toList();
+  }
+
+  /** What the transitions between trials cost in each order, side by side. */
+  private static void printTransitions(
+      PrintWriter out, Matrix m, List<Cell> cells, BootPlan boots) {
+    CellStepValues steps = CellStepValues.of(m);
+    List<Matrix.Order> orders =
+        List.of(Matrix.Order.SEQUENTIAL, Matrix.Order.SHUFFLE, Matrix.Order.FEWEST_CHANGES);
+    List<Transitions> counts = new ArrayList<>();
+    for (Matrix.Order o : orders) {
+      counts.add(Transitions.of(cells, ExperimentPlan.trials(m, cells, o), steps, boots));
+    }
+    StringBuilder header = new StringBuilder(String.format("%-24s", "transitions"));
+    orders.forEach(o -> header.append(String.format("%16s", o.text())));
+    out.println(header);
+    printRow(out, "cell steps run", counts, Transitions::cellSetups);
+    printRow(out, "knob writes", counts, Transitions::knobWrites);
+    printRow(out, "  queue-freezing", counts, Transitions::freezingWrites);
+    printRow(out, "kernels booted", counts, Transitions::boots);
+  }
+
+  private static void printRow(
+      PrintWriter out, String name, List<Transitions> counts, ToLongFunction<Transitions> count) {
+    StringBuilder row = new StringBuilder(String.format("  %-22s", name));
+    counts.forEach(c -> row.append(String.format("%16d", count.applyAsLong(c))));
+    out.println(row);
   }
 }

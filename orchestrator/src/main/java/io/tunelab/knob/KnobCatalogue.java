@@ -36,6 +36,10 @@ public final class KnobCatalogue {
           "discard_max_bytes",
           "stable_writes");
 
+  /** Queue files whose write freezes the request queue while the kernel reconfigures it. */
+  private static final List<String> QUEUE_FREEZING =
+      List.of("scheduler", "nr_requests", "max_sectors_kb");
+
   /** Queue files that describe the device and cannot be written. */
   private static final List<String> READ_ONLY_QUEUE_ATTRIBUTES =
       List.of(
@@ -138,6 +142,23 @@ public final class KnobCatalogue {
   /** The known {@code block.<dev>.<attr>} attributes, in catalogue order. */
   public static List<String> queueAttributes() {
     return QUEUE_ATTRIBUTES;
+  }
+
+  /**
+   * Whether writing the knob {@code name} (without role, {@code ${…}} allowed in the device) makes
+   * the kernel freeze the device's request queue, tens of milliseconds a write: the scheduler,
+   * {@code nr_requests} and {@code max_sectors_kb}.
+   */
+  public static boolean freezesQueue(String name) {
+    String attr;
+    if (name.startsWith("block.")) {
+      attr = name.substring(name.lastIndexOf('.') + 1);
+    } else if (name.startsWith("sysfs:") && name.contains("/queue/")) {
+      attr = name.substring(name.lastIndexOf('/') + 1);
+    } else {
+      return false;
+    }
+    return QUEUE_FREEZING.contains(attr);
   }
 
   /** The known {@code bdi.<dev>.<attr>} attributes, in catalogue order. */

@@ -68,6 +68,12 @@ public record Matrix(
   /** The order trials run in. */
   public enum Order {
     SEQUENTIAL,
-    SHUFFLE
+    SHUFFLE,
+    FEWEST_CHANGES;
+
+    /** The order as written in a matrix and recorded: {@code fewest-changes}. */
+    public String text() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
   }
 }

@@ -56,7 +56,7 @@ public final class MatrixLoader {
           "after_trial",
           "monitors",
           "workload");
-  private static final List<String> ORDERS = List.of("sequential", "shuffle");
+  private static final List<String> ORDERS = List.of("sequential", "shuffle", "fewest-changes");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]*");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
@@ -441,11 +441,13 @@ public final class MatrixLoader {
           set.keyOf("order"),
           "'"
               + order
-              + "' is not an order (orders: sequential, shuffle)"
+              + "' is not an order (orders: "
+              + String.join(", ", ORDERS)
+              + ")"
               + DidYouMean.hint(order, ORDERS));
       return Matrix.Order.SEQUENTIAL;
     }
-    return order.equals("shuffle") ? Matrix.Order.SHUFFLE : Matrix.Order.SEQUENTIAL;
+    return Matrix.Order.values()[ORDERS.indexOf(order)];
   }
 
   private OnFlag onFlag(YamlNode node) {
@@ -472,7 +474,7 @@ public final class MatrixLoader {
     if (node != null) {
       return in.integer(node, set.keyOf("seed"), Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
-    if (order == Matrix.Order.SEQUENTIAL) {
+    if (order != Matrix.Order.SHUFFLE) {
       return 0;
     }
     SecureRandom random = new SecureRandom();

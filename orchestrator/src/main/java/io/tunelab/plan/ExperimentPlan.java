@@ -12,6 +12,7 @@ import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
 import io.tunelab.yaml.Problem;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +25,7 @@ import java.util.stream.Stream;
  * The middle stage: a matrix expanded into cells and ordered into trials. {@code tunelab plan}
  * prints it, the store writes it before the first trial, and the runner walks it.
  *
- * @param order {@code sequential} or {@code shuffle}, as recorded
+ * @param order {@code sequential}, {@code shuffle} or {@code fewest-changes}, as recorded
  * @param trials in run order; {@link Trial#cellOrdinal()} refers to {@link Cell#ordinal()}
  * @param workload the workload template every trial resolves with its variables
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, stored beside its text
@@ -108,32 +109,10 @@ public record ExperimentPlan(
 
   /** Expands and orders a loaded matrix; refuses one whose exclusions leave nothing or too much. */
   public static ExperimentPlan of(Matrix m) {
-    int count = checkedCount(m);
+    checkedCount(m);
     List<Cell> cells = MatrixExpander.list(m);
     checkWorkloads(m, cells);
-    BootPlan boots = BootPlan.of(m);
-    List<Trial> trials;
-    if (boots.none()) {
-      trials = PlanBuilder.build(count, m.repeat(), m.warmup(), m.order(), m.seed());
-    } else {
-      // Groups in the order the cells first ask for them: the first needs no boot when the
-      // hosts already run it.
-      Map<List<String>, Integer> groupIds = new LinkedHashMap<>();
-      int[] groups = new int[count];
-      for (int c = 0; c < count; c++) {
-        groups[c] = groupIds.computeIfAbsent(boots.group(cells.get(c)), k -> groupIds.size());
-      }
-      trials =
-          PlanBuilder.build(
-              groups,
-              groupIds.size(),
-              m.boots(),
-              count,
-              m.repeat(),
-              m.warmup(),
-              m.order(),
-              m.seed());
-    }
+    List<Trial> trials = trials(m, cells, m.order());
     return new ExperimentPlan(
         m.name(),
         m.description(),
@@ -149,6 +128,46 @@ public record ExperimentPlan(
         m.overrides(),
         m.repeatRule(),
         m.onFlag());
+  }
+
+  /**
+   * The trials of {@code cells} (all of the matrix's, in ordinal order) in {@code order}: with
+   * kernels, kernel-major; {@code fewest-changes} walks the cells as {@link FewestChanges} says,
+   * and {@code shuffle} keeps the cells of equal cell-step values together ({@link
+   * CellStepValues}).
+   */
+  public static List<Trial> trials(Matrix m, List<Cell> cells, Matrix.Order order) {
+    int count = cells.size();
+    BootPlan boots = BootPlan.of(m);
+    CellStepValues steps = CellStepValues.of(m);
+    int[] walk = order == Matrix.Order.FEWEST_CHANGES ? FewestChanges.walk(m, cells, steps) : null;
+    int[] parts = null;
+    if (order == Matrix.Order.SHUFFLE && !steps.none()) {
+      Map<List<String>, Integer> partIds = new HashMap<>();
+      parts = new int[count];
+      for (int c = 0; c < count; c++) {
+        parts[c] = partIds.computeIfAbsent(steps.of(cells.get(c)), k -> partIds.size());
+      }
+      if (partIds.size() == 1) {
+        parts = null;
+      }
+    }
+    int[] groups = null;
+    int groupCount = 1;
+    int rounds = 1;
+    if (!boots.none()) {
+      // Groups in the order the cells first ask for them: the first needs no boot when the
+      // hosts already run it.
+      Map<List<String>, Integer> groupIds = new LinkedHashMap<>();
+      groups = new int[count];
+      for (int c = 0; c < count; c++) {
+        groups[c] = groupIds.computeIfAbsent(boots.group(cells.get(c)), k -> groupIds.size());
+      }
+      groupCount = groupIds.size();
+      rounds = m.boots();
+    }
+    return PlanBuilder.build(
+        groups, groupCount, rounds, count, m.repeat(), m.warmup(), order, m.seed(), walk, parts);
   }
 
   /** The jobs of one trial of {@code cell}. */
@@ -236,8 +255,8 @@ public record ExperimentPlan(
     return MatrixExpander.stream(m);
   }
 
-  /** {@code sequential} or {@code shuffle}, as the store records it. */
+  /** {@code sequential}, {@code shuffle} or {@code fewest-changes}, as the store records it. */
   public String orderName() {
-    return order.name().toLowerCase(java.util.Locale.ROOT);
+    return order.text();
   }
 }

@@ -7,10 +7,11 @@ import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
- * Orders an experiment's trials: cell by cell, or a seeded shuffle of all trials that any JVM
- * reproduces from the seed; with kernels, kernel-major, shuffled only inside each kernel's boot.
- * Within a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell
- * are its warm-ups, so warm-ups always precede the measured runs of their cell.
+ * Orders an experiment's trials: cell by cell (in ordinal order or along a given walk), or a seeded
+ * shuffle that any JVM reproduces from the seed; with kernels, kernel-major, shuffled only inside
+ * each kernel's boot, and inside each part of equal cell-step values where parts are given. Within
+ * a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell are
+ * its warm-ups, so warm-ups always precede the measured runs of their cell.
  */
 public final class PlanBuilder {
   private PlanBuilder() {}
@@ -46,6 +47,30 @@ public final class PlanBuilder {
       int warmup,
       Matrix.Order order,
       long seed) {
+    return build(groups, groupCount, boots, cellCount, repeat, warmup, order, seed, null, null);
+  }
+
+  /**
+   * As {@link #build(int[], int, int, int, int, int, Matrix.Order, long)}, with the order of the
+   * cells inside a block and the parts a shuffle keeps apart.
+   *
+   * @param walk the ordinals of all cells in the order a block visits them, or null for ordinal
+   *     order; a shuffle with parts ignores it
+   * @param parts each cell's part (index {@code ordinal - 1}, numbered from 0 in order of first
+   *     appearance), or null for one: a shuffled block runs its parts one after the other, in that
+   *     order, and shuffles the trials of each part alone
+   */
+  public static List<Trial> build(
+      int[] groups,
+      int groupCount,
+      int boots,
+      int cellCount,
+      int repeat,
+      int warmup,
+      Matrix.Order order,
+      long seed,
+      int[] walk,
+      int[] parts) {
     if (cellCount < 0 || repeat < 1 || warmup < 0) {
       throw new IllegalArgumentException(
           "need cells >= 0, repeat >= 1, warmup >= 0; got "
@@ -64,32 +89,42 @@ public final class PlanBuilder {
     int n = (int) total;
     int[] cells = new int[n];
     SplittableRandom random = new SplittableRandom(seed);
-    if (groups == null && boots == 1) {
-      for (int i = 0; i < n; i++) {
-        cells[i] = i / perCell + 1;
+    if (order != Matrix.Order.SHUFFLE) {
+      parts = null;
+    }
+    int[] visit = walk;
+    if (visit == null || parts != null) {
+      visit = new int[cellCount];
+      for (int c = 0; c < cellCount; c++) {
+        visit[c] = c + 1;
       }
-      if (order == Matrix.Order.SHUFFLE) {
-        shuffle(cells, 0, n, random);
-      }
-    } else {
-      int[] runsPerRound = new int[boots + 1];
-      for (int run = 1; run <= perCell; run++) {
-        runsPerRound[BootPlan.roundOf(run, warmup, repeat, boots)]++;
-      }
-      int at = 0;
-      for (int g = 0; g < groupCount; g++) {
-        for (int round = 1; round <= boots; round++) {
-          int blockStart = at;
-          for (int c = 0; c < cellCount; c++) {
-            if (groups == null || groups[c] == g) {
-              for (int k = 0; k < runsPerRound[round]; k++) {
-                cells[at++] = c + 1;
-              }
+    }
+    if (parts != null) {
+      visit = byPart(visit, parts);
+    }
+    int[] runsPerRound = new int[boots + 1];
+    for (int run = 1; run <= perCell; run++) {
+      runsPerRound[BootPlan.roundOf(run, warmup, repeat, boots)]++;
+    }
+    int at = 0;
+    for (int g = 0; g < groupCount; g++) {
+      for (int round = 1; round <= boots; round++) {
+        int blockStart = at;
+        int partStart = at;
+        for (int v = 0; v < visit.length; v++) {
+          int c = visit[v] - 1;
+          if (groups == null || groups[c] == g) {
+            if (parts != null && at > partStart && parts[cells[at - 1] - 1] != parts[c]) {
+              shuffle(cells, partStart, at, random);
+              partStart = at;
+            }
+            for (int k = 0; k < runsPerRound[round]; k++) {
+              cells[at++] = c + 1;
             }
           }
-          if (order == Matrix.Order.SHUFFLE) {
-            shuffle(cells, blockStart, at, random);
-          }
+        }
+        if (order == Matrix.Order.SHUFFLE) {
+          shuffle(cells, parts != null ? partStart : blockStart, at, random);
         }
       }
     }
@@ -99,6 +134,26 @@ public final class PlanBuilder {
       reps[i] = ++runsSoFar[cells[i]];
     }
     return new Trials(cells, reps, warmup);
+  }
+
+  /** {@code visit} reordered part by part, stably. */
+  private static int[] byPart(int[] visit, int[] parts) {
+    int count = 0;
+    for (int p : parts) {
+      count = Math.max(count, p + 1);
+    }
+    int[] starts = new int[count + 1];
+    for (int ordinal : visit) {
+      starts[parts[ordinal - 1] + 1]++;
+    }
+    for (int p = 0; p < count; p++) {
+      starts[p + 1] += starts[p];
+    }
+    int[] sorted = new int[visit.length];
+    for (int ordinal : visit) {
+      sorted[starts[parts[ordinal - 1]]++] = ordinal;
+    }
+    return sorted;
   }
 
   /**

@@ -5,22 +5,29 @@ import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.Cell;
+import io.tunelab.plan.CellStepValues;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.RunStore;
 import io.tunelab.workload.WorkloadPlanner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * Sets one cell up at a time and tears it down: {@code cell_setup} with its captures, the checks of
  * what only the cell's captures tell (its own knobs, a captured {@code processes}), then, after its
- * trials, its own knobs back to their originals and {@code cell_teardown}. While a cell is open the
- * store knows it and its captures, so that a run killed meanwhile can still tear it down.
+ * trials, its own knobs back to their originals and {@code cell_teardown}. A cell that agrees with
+ * the open one on every value the cell steps use keeps their work and captures and gets only the
+ * checks ({@link CellVisits}). While a cell is open the store knows the cell whose {@code
+ * cell_setup} ran and its captures, so that a run killed meanwhile can still tear it down: the
+ * cells kept after it have the same values of the steps' variables, so its {@code cell_teardown} is
+ * theirs.
  */
 final class CellSteps {
   private final Matrix matrix;
@@ -34,7 +41,11 @@ final class CellSteps {
   private final Consumer<String> out;
   private final boolean recorded;
 
+  private final CellStepValues values;
+
+  /** The cell whose {@code cell_setup} ran, or null. */
   private Cell cell;
+
   private Map<String, String> cellCaptures = new LinkedHashMap<>();
   private Map<RoleKnob, String> own = Map.of();
 
@@ -58,15 +69,26 @@ final class CellSteps {
     this.captures = captures;
     this.out = out;
     this.recorded = !matrix.cellSetup().isEmpty() || !matrix.cellTeardown().isEmpty();
+    this.values = CellStepValues.of(matrix);
+  }
+
+  /** The values the cell steps use, which decide whether a cell keeps the open one's steps. */
+  CellStepValues values() {
+    return values;
   }
 
   /**
    * Sets {@code next} up; returns why it could not be (a step failed, a knob named through its
    * captures was refused, its workload cannot be resolved), in which case its teardown is due.
    *
+   * @param kept whether the cell steps' work of the open cell stays (no step runs): only the checks
+   *     are due, and the open cell's own knobs that {@code next} does not have are set back
    * @throws AgentException when a host stopped answering
    */
-  Optional<String> open(Cell next) {
+  Optional<String> open(Cell next, boolean kept) {
+    if (kept && cell != null) {
+      return check(next);
+    }
     cell = next;
     cellCaptures = new LinkedHashMap<>();
     own = Map.of();
@@ -85,13 +107,26 @@ final class CellSteps {
         record();
       }
     }
+    return check(next);
+  }
+
+  /** The checks of a cell set up (by its own steps or by those of the cell before). */
+  private Optional<String> check(Cell next) {
     Map<String, String> vars = vars();
     try {
-      WorkloadPlanner.plan(matrix.workload(), cell.trialVars(vars, 1));
-      Map<RoleKnob, String> mine = knobs.own(cell, vars, 1);
+      WorkloadPlanner.plan(matrix.workload(), next.trialVars(vars, 1));
+      Map<RoleKnob, String> mine = knobs.own(next, vars, 1);
+      Set<RoleKnob> dropped = new LinkedHashSet<>(own.keySet());
+      dropped.removeAll(mine.keySet());
+      if (!dropped.isEmpty()) {
+        resetOwn(dropped);
+        own = new LinkedHashMap<>(own);
+        own.keySet().removeAll(dropped);
+      }
       if (!mine.isEmpty()) {
+        // A knob known already keeps its first original (HostKnobState.learn).
         Preflight.Findings found =
-            Preflight.inspectCell(hosts, cell, knobs.requested(cell, vars, 1), mine.keySet());
+            Preflight.inspectCell(hosts, next, knobs.requested(next, vars, 1), mine.keySet());
         if (!found.problems().isEmpty()) {
           return Optional.of(
               "the cell's knobs were refused: " + String.join("; ", found.problems()));
@@ -129,15 +164,7 @@ final class CellSteps {
       return;
     }
     if (!own.isEmpty()) {
-      try {
-        String why = executor.reset(own.keySet());
-        if (!why.isEmpty()) {
-          out.accept("warning: cell " + cell.label() + ": knobs not set back: " + why);
-        }
-      } catch (RuntimeException e) {
-        out.accept("warning: cell " + cell.label() + ": knobs not set back: " + e.getMessage());
-      }
-      own.keySet().forEach(k -> states.get(k.host()).forget(List.of(k.knob())));
+      resetOwn(own.keySet());
     }
     List<String> problems = Steps.teardown(hosts, matrix.cellTeardown(), stepVars());
     problems.forEach(p -> out.accept("warning: cell_teardown of cell " + cell.label() + ": " + p));
@@ -146,6 +173,19 @@ final class CellSteps {
     }
     cell = null;
     own = Map.of();
+  }
+
+  /** Sets a cell's own knobs back to their originals; then trusts nothing about their devices. */
+  private void resetOwn(Set<RoleKnob> keys) {
+    try {
+      String why = executor.reset(keys);
+      if (!why.isEmpty()) {
+        out.accept("warning: cell " + cell.label() + ": knobs not set back: " + why);
+      }
+    } catch (RuntimeException e) {
+      out.accept("warning: cell " + cell.label() + ": knobs not set back: " + e.getMessage());
+    }
+    keys.forEach(k -> states.get(k.host()).forget(List.of(k.knob())));
   }
 
   /** Parameters, case parameters and every capture so far: what cell steps substitute. */

@@ -28,9 +28,9 @@ import java.util.stream.Collectors;
 
 /**
  * Runs the unfinished trials of an experiment in plan order, committing each on its own; sets each
- * cell up before its trials and tears it down after them ({@link CellVisits}), boots hosts into the
- * kernel a trial needs ({@link HostBoots}), and runs {@code after_trial} once the jobs have ended,
- * whatever their outcome.
+ * cell up before its trials, unless the cell before left it set up, and tears it down after them
+ * ({@link CellVisits}), boots hosts into the kernel a trial needs ({@link HostBoots}), and runs
+ * {@code after_trial} once the jobs have ended, whatever their outcome.
  */
 final class TrialLoop {
   private final RunStore store;
@@ -88,7 +88,7 @@ final class TrialLoop {
     int failed = 0;
     int done = 0;
     double overheadTotal = 0;
-    CellVisits visits = new CellVisits();
+    CellVisits visits = new CellVisits(cellSteps.values());
     listener.runStarted(experimentId, total);
     // The trial started in the commit of the one before, until it begins.
     long preStarted = -1;
@@ -133,14 +133,13 @@ final class TrialLoop {
             break;
           }
         }
-        CellVisits.Due due =
-            bootFailure == null ? visits.before(cell.ordinal()) : new CellVisits.Due(0, 0, null);
+        CellVisits.Due due = bootFailure == null ? visits.before(cell) : CellVisits.Due.none(null);
         if (due.teardown() != 0) {
           cellSteps.close();
         }
         String cellFailure = bootFailure != null ? bootFailure : due.failure();
         if (due.setup() != 0) {
-          Optional<String> why = cellSteps.open(cell);
+          Optional<String> why = cellSteps.open(cell, due.kept());
           if (why.isPresent()) {
             visits.failed(why.get());
             cellSteps.close();

@@ -63,6 +63,11 @@ class SetOverridesTest {
         """
         site: 2 cells x 1 repetitions (+0 warm-up) = 2 trials, order sequential, seed 0
         set: disk=vdb bs=4M repeat=1
+        transitions                   sequential         shuffle  fewest-changes
+          cell steps run                       0               0               0
+          knob writes                          2               2               2
+            queue-freezing                     0               0               0
+          kernels booted                       0               0               0
              1  read_ahead_kb=128/bs=4M
                   local.block.vdb.read_ahead_kb = 128
              2  read_ahead_kb=2048/bs=4M
@@ -107,7 +112,7 @@ class SetOverridesTest {
     String m = dir.resolve("site.yaml").toString();
     assertEquals(
         m
-            + ":1:1: --set order: 'random' is not an order (orders: sequential, shuffle)\n"
+            + ":1:1: --set order: 'random' is not an order (orders: sequential, shuffle, fewest-changes)\n"
             + m
             + ":6:3: matrix.local.block.${disk}.read_ahead_kb: ${disk} is '../sda' (--set disk):"
             + " a value put into a knob name may not hold '/' or '..'\n",

@@ -33,6 +33,11 @@ class CellRecoveryTest {
 
   /** Starts {@code tunelab run} as a separate JVM; returns once trial {@code seq} runs. */
   private Process startAndWaitFor(int seq, String workload) throws Exception {
+    return startAndWaitFor(seq, workload, "");
+  }
+
+  /** As above, with {@code axes} (lines under {@code matrix:}) after the steps' axis n. */
+  private Process startAndWaitFor(int seq, String workload, String axes) throws Exception {
     Path m = dir.resolve("m.yaml");
     Files.writeString(
         m,
@@ -56,7 +61,8 @@ class CellRecoveryTest {
           command: WORKLOAD
         """
             .replace("LOG", log.toString())
-            .replace("WORKLOAD", workload));
+            .replace("WORKLOAD", workload)
+            .replace("  n: [1, 2]\n", "  n: [1, 2]\n" + axes));
     Process p = Controller.run(m, db, dir.resolve("out.txt"));
     if (Controller.awaitRunning(db, seq)) {
       return p;
@@ -108,6 +114,20 @@ class CellRecoveryTest {
         List.of(), EndToEndTest.rows(db, "select name from variables where name like '@%'"));
     assertEquals(
         List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+  }
+
+  @Test
+  void restoreTearsDownWhatTheCellStepsSetUpForTheCellsThatKeptIt() throws Exception {
+    // Cell 2 (n=1, k=b) keeps what cell 1's steps set up: the store still names cell 1.
+    kill(startAndWaitFor(3, "sleep 0.4", "  k: [a, b]\n"));
+    assertEquals(
+        List.of(List.of("@cell", "1"), List.of("@cell.lun", "lun-1")),
+        EndToEndTest.rows(db, "select name, value from variables where name like '@%'"));
+    Cli.Result r = Cli.tunelab("restore", "--db", db.toString());
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of("setup 1 lun-1", "cell_teardown 1 lun-1", "teardown made"),
+        Files.readAllLines(log));
   }
 
   @Test
