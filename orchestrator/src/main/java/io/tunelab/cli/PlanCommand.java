@@ -13,8 +13,10 @@ import io.tunelab.plan.Trial;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.ToLongFunction;
@@ -52,15 +54,30 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin SetOption set;
 
+  @Mixin FormatOption format;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    boolean json = format.json();
     Matrix m = MatrixFiles.load(matrix, set.overrides());
     RolesInInventory.check(m, hosts);
     int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      List<Cell> all = ExperimentPlan.cells(m).toList();
+      out.print(
+          PlanJson.render(
+              m,
+              cells,
+              trials.size(),
+              hostBoots(m),
+              transitions(m, all, BootPlan.of(m)),
+              summary ? null : inRunOrder(m, all)));
+      return 0;
+    }
     RepeatRule rule = m.repeatRule();
     String order = m.order().text();
     if (rule.adaptive()) {
@@ -92,23 +109,18 @@ final class PlanCommand implements Callable<Integer> {
       out.println("set: " + SetOption.text(m.overrides()));
     }
     BootPlan boots = BootPlan.of(m);
-    if (!boots.none()) {
-      ExperimentPlan plan = ExperimentPlan.of(m);
-      Trial first = plan.trials().get(0);
-      for (String host : boots.hosts()) {
-        // Counted from the release the plan asks first: the host should be running it already.
-        String start =
-            boots.wants(plan.cells().get(first.cellOrdinal() - 1), first.rep()).get(host).release();
-        int n = boots.bootsNeeded(host, plan.trials(), plan.cells(), start);
-        int elsewhere = boots.bootsNeeded(host, plan.trials(), plan.cells(), "(another)");
-        out.printf(
-            "boots: host %s: %d%s%n",
-            host,
-            n,
-            start.equals(Kernels.DEFAULT)
-                ? ""
-                : " if it runs " + start + " when the run starts, " + elsewhere + " otherwise");
-      }
+    for (PlanJson.HostBoots b : hostBoots(m)) {
+      out.printf(
+          "boots: host %s: %d%s%n",
+          b.host(),
+          b.boots(),
+          b.otherwise() == null
+              ? ""
+              : " if it runs "
+                  + b.start()
+                  + " when the run starts, "
+                  + b.otherwise()
+                  + " otherwise");
     }
     List<Cell> all = ExperimentPlan.cells(m).toList();
     printTransitions(out, m, all, boots);
@@ -135,6 +147,43 @@ final class PlanCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * The boots each host needs, counted from the release the plan asks first (the host should run it
+   * already), and from another one.
+   */
+  private static List<PlanJson.HostBoots> hostBoots(Matrix m) {
+    BootPlan boots = BootPlan.of(m);
+    List<PlanJson.HostBoots> list = new ArrayList<>();
+    if (boots.none()) {
+      return list;
+    }
+    ExperimentPlan plan = ExperimentPlan.of(m);
+    Trial first = plan.trials().get(0);
+    for (String host : boots.hosts()) {
+      String start =
+          boots.wants(plan.cells().get(first.cellOrdinal() - 1), first.rep()).get(host).release();
+      int n = boots.bootsNeeded(host, plan.trials(), plan.cells(), start);
+      Integer elsewhere =
+          start.equals(Kernels.DEFAULT)
+              ? null
+              : boots.bootsNeeded(host, plan.trials(), plan.cells(), "(another)");
+      list.add(new PlanJson.HostBoots(host, start, n, elsewhere));
+    }
+    return list;
+  }
+
+  /** What the transitions between trials cost in each order. */
+  private static Map<Matrix.Order, Transitions> transitions(
+      Matrix m, List<Cell> cells, BootPlan boots) {
+    CellStepValues steps = CellStepValues.of(m);
+    Map<Matrix.Order, Transitions> counts = new LinkedHashMap<>();
+    for (Matrix.Order o :
+        List.of(Matrix.Order.SEQUENTIAL, Matrix.Order.SHUFFLE, Matrix.Order.FEWEST_CHANGES)) {
+      counts.put(o, Transitions.of(cells, ExperimentPlan.trials(m, cells, o), steps, boots));
+    }
+    return counts;
+  }
+
   /** The cells as listed: in ordinal order, for fewest-changes in the order they first run. */
   private static List<Cell> inRunOrder(Matrix m, List<Cell> cells) {
     if (m.order() != Matrix.Order.FEWEST_CHANGES) {
@@ -148,15 +197,10 @@ final class PlanCommand implements Callable<Integer> {
   /** What the transitions between trials cost in each order, side by side. */
   private static void printTransitions(
       PrintWriter out, Matrix m, List<Cell> cells, BootPlan boots) {
-    CellStepValues steps = CellStepValues.of(m);
-    List<Matrix.Order> orders =
-        List.of(Matrix.Order.SEQUENTIAL, Matrix.Order.SHUFFLE, Matrix.Order.FEWEST_CHANGES);
-    List<Transitions> counts = new ArrayList<>();
-    for (Matrix.Order o : orders) {
-      counts.add(Transitions.of(cells, ExperimentPlan.trials(m, cells, o), steps, boots));
-    }
+    Map<Matrix.Order, Transitions> byOrder = transitions(m, cells, boots);
+    List<Transitions> counts = new ArrayList<>(byOrder.values());
     StringBuilder header = new StringBuilder(String.format("%-24s", "transitions"));
-    orders.forEach(o -> header.append(String.format("%16s", o.text())));
+    byOrder.keySet().forEach(o -> header.append(String.format("%16s", o.text())));
     out.println(header);
     printRow(out, "cell steps run", counts, Transitions::cellSetups);
     printRow(out, "knob writes", counts, Transitions::knobWrites);

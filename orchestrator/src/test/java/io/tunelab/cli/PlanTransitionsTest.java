@@ -50,4 +50,15 @@ class PlanTransitionsTest {
     assertEquals(0, r.code(), r.all());
     GoldenFiles.assertMatches("plan/fewest-changes-cells.txt", r.out());
   }
+
+  @Test
+  void jsonGivesTheCountsTheTransitionsOfEachOrderAndTheCellsInRunOrder() throws IOException {
+    Cli.Result r = Cli.tunelab("plan", "--format", "json", matrix("fewest-changes").toString());
+    assertEquals(0, r.code(), r.all());
+    GoldenFiles.assertMatches("plan/fewest-changes.json", r.out());
+    Cli.Result summary =
+        Cli.tunelab("plan", "--summary", "--format", "json", matrix("sequential").toString());
+    assertEquals(0, summary.code(), summary.all());
+    assertEquals(false, summary.out().contains("cell_list"), summary.out());
+  }
 }
