@@ -200,9 +200,11 @@ trial_start() {
     AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
     self_sched "$$"
     AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
+    clock_offset
     AGENT_IO_READ=1
   fi
   printf '%s\n' "$AGENT_IO" >"$JOBS_DIR/io"
+  printf '%s\n' "$CLOCK_OFFSET" >"$JOBS_DIR/clock"
   printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
   exec 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" 5<>"$JOBS_DIR/done"
@@ -222,6 +224,22 @@ trial_start() {
   await_eof 3
   exec 3<&-
   return 0
+}
+
+# Sets CLOCK_OFFSET to the epoch clock minus the kernel's monotonic one (mono_ns), in
+# nanoseconds, read once per agent: a job's start and end are then the monotonic clock
+# plus it (clock_ns), epoch nanoseconds without a date per job, their difference immune to
+# a clock step. Empty where the monotonic clock cannot be read: jobs are timed by date.
+clock_offset() {
+  CLOCK_OFFSET=
+  mono_ns || return 0
+  co_before=$MONO_NS
+  co_epoch=$(date +%s%N) || return 0
+  mono_ns || return 0
+  case $co_epoch in
+    "" | *[!0-9]*) return 0 ;;
+  esac
+  CLOCK_OFFSET=$((co_epoch - (co_before + MONO_NS) / 2))
 }
 
 # Blocks until end of file on the FIFO open on fd $1. dash reads it with its builtin (no
