@@ -171,7 +171,7 @@ trial_parse() {
 }
 
 # Starts the trial a run/start payload describes ($1: the verb) in its own process group
-# and returns once every process waits at the barrier. The agent keeps two FIFOs open
+# and returns once every process waits at the barrier (a run: at once). The agent keeps two FIFOs open
 # for writing: closing "open" releases the barrier (or, without $JOBS_DIR/go, calls the trial
 # off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
 # whose end of file says that every job has ended.
@@ -218,6 +218,13 @@ trial_start() {
   proc_stat "$TRIAL_PGID" && TRIAL_PGID_START=$PS_START
   printf '%s %s\n' "$TRIAL_PGID" "$TRIAL_PGID_START" >"$JOBS_DIR/pgid"
   TRIAL_WAITED=0
+  if [ "$1" = run ]; then
+    # A run releases its trial at once (trial_go): nobody waits for it to reach the
+    # barrier, which it passes as soon as it gets there. Only the trial keeps a writer of
+    # "done": end of file says every job has ended (or the trial died).
+    exec 9<"$JOBS_DIR/done" 4>&- 5>&-
+    return 0
+  fi
   # Only the trial keeps writers of "started" and "done": end of file on each says it
   # got there (or died).
   exec 3<"$JOBS_DIR/started" 9<"$JOBS_DIR/done" 4>&- 5>&-
