@@ -16,6 +16,10 @@
 # and prints their median time per phase and host beside the figures.
 # Then (d): the CPU time (utime + stime from /proc/PID/stat) of the agent processes while the
 # server runs `sleep 10`: what the agents cost while a workload runs.
+# Beside (a), (a2) and (c), in the same run, their floor: the same knob writes by a bare dash
+# loop over one open SSH channel per host, the five programs a trial forks, one fsync'd
+# SQLite commit; each case prints "floor-ratio CASE = R" (tunelab per trial / floor per trial,
+# medians) with the floor's phases.
 # Prints the figures and their ratio. Needs root, `lab/lab up`, sqlite3, and a tunelab
 # that can reach SSH hosts. It only talks to the lab's 127.0.0.x addresses and only writes
 # the lab's loop disks; every value it writes is restored (tunelab restores its own).
