@@ -16,6 +16,10 @@
 # and prints their median time per phase and host beside the figures.
 # Then (d): the CPU time (utime + stime from /proc/PID/stat) of the agent processes while the
 # server runs `sleep 10`: what the agents cost while a workload runs.
+# Beside (a), (a2) and (c), in the same run, their floor: the same knob writes by a bare dash
+# loop over one open SSH channel per host, the five programs a trial forks, one fsync'd
+# SQLite commit; each case prints "floor-ratio CASE = R" (tunelab per trial / floor per trial,
+# medians) with the floor's phases.
 # Prints the figures and their ratio. Needs root, `lab/lab up`, sqlite3, and a tunelab
 # that can reach SSH hosts. It only talks to the lab's 127.0.0.x addresses and only writes
 # the lab's loop disks; every value it writes is restored (tunelab restores its own).
@@ -159,7 +163,81 @@ phases() {
     }' "$1"
 }
 
+# --- the floor of each case -----------------------------------------------------------------
+# What a trial costs before tunelab does anything of its own, measured in the same run: over
+# one open SSH channel per host (a bare dash loop that evals a line and answers "."), the same
+# knob writes as the case (builtin echos, both hosts at once), then on the server the same
+# five programs a trial forks (setsid, sh, date, timeout and the workload `sh -c true`, date),
+# then one fsync'd SQLite commit (WAL, synchronous=FULL, as tunelab's store) by a sqlite3
+# that stays open. Driven by bash, whose $EPOCHREALTIME times each trial without a fork.
+# floor CASE KNOBS (KIND:ATTR, as knob_matrix takes; empty: none) writes $tmp/floor-CASE.us:
+# per trial but the first, "TOTAL KNOBS RUN COMMIT" in microseconds, the workload's host time
+# (between the two dates) taken out of TOTAL and RUN as tunelab's figures take it out.
+knob_line() {
+  a_disk=$1
+  shift
+  line=
+  for k in $2; do
+    case $k in
+      block:*) p=/sys/block/$a_disk/queue/${k#*:} ;;
+      bdi:*) p=/sys/class/bdi/$(cat "/sys/block/$a_disk/dev")/${k#*:} ;;
+    esac
+    line="${line}echo $(value "${k#*:}" "$1") >$p; "
+  done
+  printf '%s:\n' "$line"
+}
+floor() {
+  f=$tmp/floor-$1
+  mkdir "$f"
+  mkfifo "$f/server.in" "$f/server.out" "$f/client.in" "$f/client.out" "$f/db.in" "$f/db.out"
+  loop="exec dash -c 'while IFS= read -r l; do eval \"\$l\"; echo .; done'"
+  lab_ssh "$SERVER_ADDRESS" "$loop" <"$f/server.in" >"$f/server.out" &
+  s_pid=$!
+  lab_ssh "$CLIENT_ADDRESS" "$loop" <"$f/client.in" >"$f/client.out" &
+  c_pid=$!
+  sqlite3 -batch "$f/floor.db" <"$f/db.in" >"$f/db.out" &
+  d_pid=$!
+  FLOOR_S1=$(knob_line "$SERVER_DISK" 1 "$2") FLOOR_S0=$(knob_line "$SERVER_DISK" 0 "$2") \
+    FLOOR_C1=$(knob_line "$CLIENT_DISK" 1 "$2") FLOOR_C0=$(knob_line "$CLIENT_DISK" 0 "$2") \
+    FLOOR_KNOBS=${2:+1} bash -c '
+    set -eu
+    f=$1
+    exec 3>"$f/server.in" 4<"$f/server.out" 5>"$f/client.in" 6<"$f/client.out" 7>"$f/db.in" 8<"$f/db.out"
+    printf "pragma journal_mode=wal;\npragma synchronous=full;\ncreate table t(seq integer primary key, started_us integer, workload_ns integer);\nselect 1;\n" >&7
+    read -r _ <&8
+    read -r _ <&8
+    us() { local t=${EPOCHREALTIME/./}; REPLY=${t#0}; }
+    i=1
+    while [ "$i" -le "$2" ]; do
+      us; t0=$REPLY
+      if [ -n "${FLOOR_KNOBS:-}" ]; then
+        if [ $((i % 2)) = 1 ]; then s=$FLOOR_S1 c=$FLOOR_C1; else s=$FLOOR_S0 c=$FLOOR_C0; fi
+        printf "%s\n" "$s" >&3
+        printf "%s\n" "$c" >&5
+        read -r _ <&4
+        read -r _ <&6
+      fi
+      us; t1=$REPLY
+      printf "%s\n" "setsid dash -c '\''date +%s%N; timeout --foreground -k 2 60 sh -c true; date +%s%N'\'' </dev/null" >&3
+      read -r ws <&4
+      read -r we <&4
+      read -r _ <&4
+      us; t2=$REPLY
+      printf "insert into t values (%d, %s, %d);\nselect 1;\n" "$i" "$t0" $((we - ws)) >&7
+      read -r _ <&8
+      us; t3=$REPLY
+      w=$(((we - ws) / 1000))
+      [ "$i" = 1 ] || echo "$((t3 - t0 - w)) $((t1 - t0)) $((t2 - t1 - w)) $((t3 - t2))"
+      i=$((i + 1))
+    done
+  ' floor "$f" "$TRIALS" >"$tmp/floor-$1.us" || die "the floor of $1 failed"
+  wait "$s_pid" "$c_pid" "$d_pid" || die "the floor of $1: a channel failed"
+  rm -rf "$f"
+  restore
+}
+
 snapshot >"$tmp/originals"
+load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 
 # --- (a) tunelab -----------------------------------------------------------------------------
 # Prints a matrix named $1 of TRIALS cells that change the knobs $2 (KIND:ATTR) of both hosts.
@@ -217,6 +295,9 @@ cmp -s "$tmp/originals" "$tmp/after-tunelab" ||
   printf 'ssh-overhead: WARNING: tunelab did not restore every value:\n%s\n' \
     "$(diff "$tmp/originals" "$tmp/after-tunelab" || true)" >&2
 
+printf 'ssh-overhead: the floor of (a), %s trials ...\n' "$TRIALS" >&2
+floor knobs "$knobs"
+
 # --- (a2) the same over knobs whose writes do not freeze the queue ----------------------------
 knob_matrix ssh-overhead-calm "$CALM" >"$tmp/calm.yaml"
 printf 'ssh-overhead: (a2) tunelab run, %s trials, knobs without a queue freeze ...\n' "$TRIALS" >&2
@@ -229,6 +310,9 @@ snapshot >"$tmp/after-calm"
 cmp -s "$tmp/originals" "$tmp/after-calm" ||
   printf 'ssh-overhead: WARNING: tunelab did not restore every value:\n%s\n' \
     "$(diff "$tmp/originals" "$tmp/after-calm" || true)" >&2
+
+printf 'ssh-overhead: the floor of (a2), %s trials ...\n' "$TRIALS" >&2
+floor calm "$CALM"
 
 # --- (c) no knobs: one cell, workload `true` -------------------------------------------------
 {
@@ -251,6 +335,9 @@ if ! (cd "$root" && TUNELAB_TRACE=$tmp/noknobs.trace ./tunelab run --db "$tmp/no
   die "tunelab run (no knobs) failed (above)"
 fi
 period_us "$tmp/noknobs.db" >"$tmp/noknobs-period.us"
+
+printf 'ssh-overhead: the floor of (c), %s trials ...\n' "$TRIALS" >&2
+floor noknobs ""
 
 # --- (d) the agents' CPU time while a workload runs -------------------------------------------
 # Prints "STATE_DIR UTIME STIME" (clock ticks) of every agent process (serve, its stdin reader
@@ -360,10 +447,29 @@ phases "$tmp/calm.trace"
 echo "no knobs:"
 phases "$tmp/noknobs.trace"
 echo
+echo "The floor of each case (same run): the same knob writes by a bare dash loop over one open"
+echo "SSH channel per host, the five programs a trial forks, one fsync'd SQLite commit; medians"
+echo "in ms, per phase, and the ratio tunelab per trial / floor per trial:"
+printf '  %-12s %10s %10s %10s %10s %10s\n' case tunelab floor knobs run commit
+for c in knobs:"$per_med" calm-knobs:"$calm_med" no-knobs:"$nk_med"; do
+  name=${c%%:*}
+  case $name in calm-knobs) file=calm ;; no-knobs) file=noknobs ;; *) file=knobs ;; esac
+  set --
+  for col in 1 2 3 4; do
+    set -- "$@" "$(cut -d ' ' -f "$col" "$tmp/floor-$file.us" | summary | cut -d ' ' -f 1)"
+  done
+  printf '  %-12s %10s %10s %10s %10s %10s\n' "$name" "${c#*:}" "$@"
+  echo "$name ${c#*:} $1" >>"$tmp/ratios"
+done
+echo
+awk '{ printf "floor-ratio %s = %.2f\n", $1, ($3 > 0 ? $2 / $3 : 0) }' "$tmp/ratios"
+echo
 printf 'agents CPU time while the server ran sleep 10 (8 s sampled, %s ticks/s): %s\n' "$hz" "$cpu_ticks"
 echo
 awk -v s="$sh_med" -v t="$per_med" 'BEGIN {
   if (t > 0) printf "ratio (medians): shell loop / tunelab = %.1f\n", s / t
 }'
+printf '(load average %s at the start, %s at the end, %s CPUs)\n' "$load_start" \
+  "$(cut -d ' ' -f 1-3 /proc/loadavg)" "$(getconf _NPROCESSORS_ONLN)"
 printf '(tunelab wall time for the whole run, start-up and restore included: %.1f s)\n' \
   "$(echo "$t0 $t1" | awk '{ print ($2 - $1) / 1e9 }')"

@@ -42,6 +42,24 @@ first_line() {
   return 0
 }
 
+# Sets MONO_NS to the kernel's monotonic clock in nanoseconds, from the header of
+# /proc/timer_list ("now at N nsecs"): a builtin read of three lines, no fork. Status 1
+# where that file cannot be read (it is root's; a kernel may lack it).
+mono_ns() {
+  MONO_NS=
+  { { IFS= read -r MONO_NS && IFS= read -r MONO_NS && IFS= read -r MONO_NS; } </proc/timer_list; } 2>/dev/null
+  case $MONO_NS in
+    "now at "*" nsecs")
+      MONO_NS=${MONO_NS#now at }
+      MONO_NS=${MONO_NS% nsecs}
+      ;;
+    *) MONO_NS= ;;
+  esac
+  case $MONO_NS in
+    "" | *[!0-9]*) return 1 ;;
+  esac
+}
+
 # Converts seconds with an optional fraction ("0.5") to NANOSECONDS.
 to_ns() {
   tn_int=${1%%.*}

@@ -10,9 +10,38 @@ reader_main() {
   # $1 FIFO, $2 agent pid, $3 its start time
   trap '' INT HUP
   exec 5>"$1" || exit 1
+  # A request (its header "VERB N [SEQ]" and N payload lines) goes on in one write, in
+  # pieces of 64 lines when longer: the agent reads it without waiting for this process
+  # line by line, which on a loaded host costs a wake-up each.
+  rd_pending=0
+  rd_lines=0
+  rd_buf=
   while IFS= read -r rd_line || [ -n "$rd_line" ]; do
-    printf '>%s\n' "$rd_line" >&5 || exit 0
+    rd_buf="$rd_buf>$rd_line$NL"
+    rd_lines=$((rd_lines + 1))
+    if [ "$rd_pending" -gt 0 ]; then
+      rd_pending=$((rd_pending - 1))
+    else
+      rd_pending=0
+      case $rd_line in
+        *" "*)
+          rd_pending=${rd_line#* }
+          rd_pending=${rd_pending%% *}
+          ;;
+      esac
+      case $rd_pending in
+        "" | *[!0-9]*) rd_pending=0 ;;
+      esac
+    fi
+    if [ "$rd_pending" = 0 ] || [ "$rd_lines" -ge 64 ]; then
+      printf '%s' "$rd_buf" >&5 || exit 0
+      rd_buf=
+      rd_lines=0
+    fi
   done
+  if [ -n "$rd_buf" ]; then
+    printf '%s' "$rd_buf" >&5 || exit 0
+  fi
   alive "$2" "$3" || exit 0
   first_line "$LOCK/pid"
   [ "$FIRST_LINE" != "$2" ] || : >"$LOCK/orphan"
@@ -152,11 +181,22 @@ serve() {
     se_rc=$?
     if [ "$BULKY_RESPONSE" = 1 ]; then
       sed 's/^/|/' "$RESPONSE_FILE"
+      printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
     else
+      # In one write with its status line (in pieces of 64 lines when longer): the
+      # controller's side wakes once per answer, not once per line.
+      se_out_buf=
+      se_lines=0
       while IFS= read -r se_out || [ -n "$se_out" ]; do
-        printf '|%s\n' "$se_out"
+        se_out_buf="$se_out_buf|$se_out$NL"
+        se_lines=$((se_lines + 1))
+        if [ "$se_lines" -ge 64 ]; then
+          printf '%s' "$se_out_buf"
+          se_out_buf=
+          se_lines=0
+        fi
       done <"$RESPONSE_FILE"
+      printf '%s$ %s%s\n' "$se_out_buf" "$se_rc" "${se_seq:+ $se_seq}"
     fi
-    printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
   done
 }

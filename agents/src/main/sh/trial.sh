@@ -171,7 +171,7 @@ trial_parse() {
 }
 
 # Starts the trial a run/start payload describes ($1: the verb) in its own process group
-# and returns once every process waits at the barrier. The agent keeps two FIFOs open
+# and returns once every process waits at the barrier (a run: at once). The agent keeps two FIFOs open
 # for writing: closing "open" releases the barrier (or, without $JOBS_DIR/go, calls the trial
 # off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
 # whose end of file says that every job has ended.
@@ -200,9 +200,11 @@ trial_start() {
     AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
     self_sched "$$"
     AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
+    clock_offset
     AGENT_IO_READ=1
   fi
   printf '%s\n' "$AGENT_IO" >"$JOBS_DIR/io"
+  printf '%s\n' "$CLOCK_OFFSET" >"$JOBS_DIR/clock"
   printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
   # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
   exec 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" 5<>"$JOBS_DIR/done"
@@ -216,12 +218,35 @@ trial_start() {
   proc_stat "$TRIAL_PGID" && TRIAL_PGID_START=$PS_START
   printf '%s %s\n' "$TRIAL_PGID" "$TRIAL_PGID_START" >"$JOBS_DIR/pgid"
   TRIAL_WAITED=0
+  if [ "$1" = run ]; then
+    # A run releases its trial at once (trial_go): nobody waits for it to reach the
+    # barrier, which it passes as soon as it gets there. Only the trial keeps a writer of
+    # "done": end of file says every job has ended (or the trial died).
+    exec 9<"$JOBS_DIR/done" 4>&- 5>&-
+    return 0
+  fi
   # Only the trial keeps writers of "started" and "done": end of file on each says it
   # got there (or died).
   exec 3<"$JOBS_DIR/started" 9<"$JOBS_DIR/done" 4>&- 5>&-
   await_eof 3
   exec 3<&-
   return 0
+}
+
+# Sets CLOCK_OFFSET to the epoch clock minus the kernel's monotonic one (mono_ns), in
+# nanoseconds, read once per agent: a job's start and end are then the monotonic clock
+# plus it (clock_ns), epoch nanoseconds without a date per job, their difference immune to
+# a clock step. Empty where the monotonic clock cannot be read: jobs are timed by date.
+clock_offset() {
+  CLOCK_OFFSET=
+  mono_ns || return 0
+  co_before=$MONO_NS
+  co_epoch=$(date +%s%N) || return 0
+  mono_ns || return 0
+  case $co_epoch in
+    "" | *[!0-9]*) return 0 ;;
+  esac
+  CLOCK_OFFSET=$((co_epoch - (co_before + MONO_NS) / 2))
 }
 
 # Blocks until end of file on the FIFO open on fd $1. dash reads it with its builtin (no
