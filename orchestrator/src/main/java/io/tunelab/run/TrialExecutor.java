@@ -167,39 +167,15 @@ final class TrialExecutor {
     Map<String, List<TrialFlag>> found =
         hosts.parallel(
             session -> {
-              String host = session.host();
-              Health was = before.get(host);
-              List<TrialFlag> flags = new ArrayList<>();
-              if (was != null) {
-                flags.addAll(HealthFlags.of(host, was, session.health(was.cursor())));
-              }
-              List<SettingRow> mine =
-                  settings.stream()
-                      .filter(r -> r.host().equals(host) && r.effective() != null)
-                      .toList();
-              Map<String, ReadResult> now =
-                  session.read(mine.stream().map(SettingRow::path).distinct().toList());
-              List<Knob> drifted = new ArrayList<>();
-              for (SettingRow row : mine) {
-                Knob knob = knobs.getOrDefault(host, Map.of()).get(row.path());
-                if (knob == null) {
-                  continue;
+              try {
+                return hostFlags(session, before, knobs, settings);
+              } catch (RuntimeException e) {
+                if (hosts.lost().contains(session.host())) {
+                  // Lost during the trial: the trial runs again, and says so the usual way.
+                  return List.<TrialFlag>of();
                 }
-                ReadResult read = now.get(row.path());
-                String after =
-                    read == null || read.state() == ReadResult.State.MISSING
-                        ? null
-                        : KnobValues.normalize(knob, read.raw());
-                TrialFlag drift = HealthFlags.drift(host, row.knob(), row.effective(), after);
-                if (drift != null) {
-                  flags.add(drift);
-                  drifted.add(knob);
-                }
+                throw e;
               }
-              if (!drifted.isEmpty() && states.containsKey(host)) {
-                states.get(host).forget(drifted);
-              }
-              return flags;
             });
     List<TrialFlag> all = new ArrayList<>();
     found.values().forEach(all::addAll);
@@ -225,6 +201,45 @@ final class TrialExecutor {
       throw new TrialFailure(String.join("; ", failures), settings);
     }
     return settings;
+  }
+
+  /** One host's part of {@link #checkHealth}. */
+  private List<TrialFlag> hostFlags(
+      AgentSession session,
+      Map<String, Health> before,
+      Map<String, Map<String, Knob>> knobs,
+      List<SettingRow> settings) {
+    String host = session.host();
+    Health was = before.get(host);
+    List<TrialFlag> flags = new ArrayList<>();
+    if (was != null) {
+      flags.addAll(HealthFlags.of(host, was, session.health(was.cursor())));
+    }
+    List<SettingRow> mine =
+        settings.stream().filter(r -> r.host().equals(host) && r.effective() != null).toList();
+    Map<String, ReadResult> now =
+        session.read(mine.stream().map(SettingRow::path).distinct().toList());
+    List<Knob> drifted = new ArrayList<>();
+    for (SettingRow row : mine) {
+      Knob knob = knobs.getOrDefault(host, Map.of()).get(row.path());
+      if (knob == null) {
+        continue;
+      }
+      ReadResult read = now.get(row.path());
+      String after =
+          read == null || read.state() == ReadResult.State.MISSING
+              ? null
+              : KnobValues.normalize(knob, read.raw());
+      TrialFlag drift = HealthFlags.drift(host, row.knob(), row.effective(), after);
+      if (drift != null) {
+        flags.add(drift);
+        drifted.add(knob);
+      }
+    }
+    if (!drifted.isEmpty() && states.containsKey(host)) {
+      states.get(host).forget(drifted);
+    }
+    return flags;
   }
 
   /** One host's part of a trial's apply phase: its settings rows and its failed writes. */

@@ -116,8 +116,9 @@ class ReleaseArchiveIT {
         r.out()
             .startsWith(
                 "quickstart: 6 cells x 3 repetitions (+0 warm-up) = 18 trials, order sequential,"
-                    + " seed 0\n     1  scheduler=none/read_ahead_kb=128\n"),
+                    + " seed 0\ntransitions "),
         r.out());
+    assertTrue(r.out().contains("\n     1  scheduler=none/read_ahead_kb=128\n"), r.out());
     assertTrue(r.out().contains("     6  scheduler=mq-deadline/read_ahead_kb=2048\n"), r.out());
   }
 
