@@ -142,6 +142,13 @@ public final class LocalTransport implements Transport {
         }
       } catch (InterruptedException e) {
         process.destroy();
+        // Interrupted (Ctrl-C, SIGTERM): still let the agent end, so that its lock is gone when
+        // the controller is.
+        try {
+          process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException again) {
+          // gone or not, the interrupt is kept below
+        }
         Thread.currentThread().interrupt();
       }
     }

@@ -82,7 +82,12 @@ class LiveLocalRunTest {
       assertTrue(run.waitFor(TestTime.seconds(60), TimeUnit.SECONDS), "the run did not end");
       String log = Files.readString(out);
       assertTrue(log.contains("interrupted: stopping the workload, restoring every host"), log);
-      assertFalse(Files.exists(dir.resolve("state/lock")), "the agent lock is released: " + log);
+      assertTrue(
+          TestTime.poll(
+              Duration.ofSeconds(10),
+              Duration.ofMillis(50),
+              () -> !Files.exists(dir.resolve("state/lock"))),
+          "the agent lock is released: " + log);
       assertFalse(
           ProcessHandle.of(Long.parseLong(agent)).map(ProcessHandle::isAlive).orElse(false),
           "the run's agent is gone");
