@@ -68,20 +68,6 @@ public record RepeatRule(int min, int max, double target, String metric) {
     return adaptive() && values.length >= min && relativeHalfWidth(values) <= target;
   }
 
-  /** {@code 3 to 12 until ±2% of mib_per_s}, or {@code 5}. */
-  public String describe(String metricShown) {
-    if (!adaptive()) {
-      return Integer.toString(max);
-    }
-    return String.format(
-        Locale.ROOT,
-        "%d to %d until the 95%% confidence half-width of %s is within %s of the mean",
-        min,
-        max,
-        metricShown,
-        percent(target));
-  }
-
   /** {@code 2%}, {@code 0.5%}: the target as the matrix writes it. */
   public static String percent(double fraction) {
     String p = String.format(Locale.ROOT, "%.4f", fraction * 100).replaceAll("\\.?0+$", "");

@@ -80,7 +80,9 @@ final class SqliteReportLoader {
             "SELECT "
                 + SqliteExperiments.overridesColumn(db)
                 + ", started_at, tool_version, description, matrix_yaml, "
-                + (hasColumn("experiments", "on_flag") ? "on_flag" : "'keep'")
+                + "coalesce("
+                + SqliteExperiments.columnOrNull(db, "on_flag")
+                + ", 'keep')"
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
@@ -413,17 +415,6 @@ final class SqliteReportLoader {
         db.prepareStatement(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")) {
       ps.setString(1, name);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() && rs.getInt(1) > 0;
-      }
-    }
-  }
-
-  private boolean hasColumn(String table, String column) throws SQLException {
-    try (PreparedStatement ps =
-        db.prepareStatement("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?")) {
-      ps.setString(1, table);
-      ps.setString(2, column);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() && rs.getInt(1) > 0;
       }
