@@ -1,13 +1,17 @@
 package io.tunelab.cli;
 
+import io.tunelab.store.ImportedExperiment;
 import io.tunelab.store.QueryAnswer;
 import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteQueryRunner;
 import io.tunelab.store.sqlite.SqliteResultStore;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,5 +43,10 @@ final class Databases {
   /** As {@link #query(Path, String)}, with the statement's named parameters bound, bounded. */
   static QueryAnswer query(Path db, String sql, Map<String, String> params, QueryLimits limits) {
     return SqliteQueryRunner.query(db, sql, params, limits);
+  }
+
+  /** Copies the experiments of the SQLite file {@code source} into {@code db}. */
+  static List<ImportedExperiment> importFile(Path source, Path db) {
+    return SqliteImport.importFile(source, db, Clock.systemUTC());
   }
 }

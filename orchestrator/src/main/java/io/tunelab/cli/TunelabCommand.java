@@ -26,6 +26,7 @@ import picocli.CommandLine.ScopeType;
       ReportCommand.class,
       CompareCommand.class,
       ExportCommand.class,
+      ImportCommand.class,
       HostsCommand.class,
       SchemaCommand.class,
       CompleteCommand.class,

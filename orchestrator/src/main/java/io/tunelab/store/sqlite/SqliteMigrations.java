@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
 final class SqliteMigrations {
   private static final Pattern NAME = Pattern.compile("V(\\d+)__[\\w.-]+\\.sql");
 
+  /** The version that gave experiments their uuid, which older rows then get derived. */
+  private static final int UUID_VERSION = 9;
+
   /** One bundled migration. */
   record Migration(int version, String file) {}
 
@@ -86,6 +89,9 @@ final class SqliteMigrations {
         ps.executeUpdate();
       }
       applied.add(m.version());
+    }
+    if (!applied.isEmpty() && latest >= UUID_VERSION) {
+      ExperimentUuids.backfill(db);
     }
     return applied;
   }

@@ -69,8 +69,8 @@ final class SqlitePlanWriter {
         c,
         "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
             + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
-            + " repeat_min, repeat_target, repeat_metric, on_flag)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " repeat_min, repeat_target, repeat_metric, on_flag, uuid)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         e.name(),
         e.description(),
         e.matrixYaml(),
@@ -85,7 +85,8 @@ final class SqlitePlanWriter {
         e.repeatRule().min(),
         e.repeatRule().adaptive() ? e.repeatRule().target() : null,
         e.repeatRule().metric(),
-        e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text());
+        e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text(),
+        ExperimentUuids.fresh());
     long id = queryLong(c, "SELECT last_insert_rowid()");
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");
