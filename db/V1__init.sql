@@ -2,10 +2,11 @@
 -- The tables and views below are the public SQL surface documented in docs/sql.md:
 -- columns may be added by later migrations, existing ones keep their name and meaning.
 -- Timestamps are ISO-8601 UTC text (2024-05-01T12:34:56.789Z); booleans are 0/1.
--- A migration runs inside one transaction: no BEGIN/COMMIT here.
+-- A migration runs inside one transaction: no BEGIN/COMMIT here. The same files build the
+-- PostgreSQL store: ${…} placeholders and the column types are spelled per engine there.
 
 CREATE TABLE experiments (
-  id           INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, even after a delete
+  id           ${id_never_reused},  -- never reused, even after a delete
   name         TEXT    NOT NULL,
   description  TEXT,
   status       TEXT    NOT NULL DEFAULT 'planned'
@@ -53,7 +54,7 @@ CREATE TABLE variables (
 );
 
 CREATE TABLE cells (
-  id            INTEGER PRIMARY KEY,
+  id            ${id},
   experiment_id INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
   ordinal       INTEGER NOT NULL,                  -- 1-based, in expansion order
   label         TEXT    NOT NULL,
@@ -77,7 +78,7 @@ CREATE TABLE cell_knobs (
 );
 
 CREATE TABLE trials (
-  id               INTEGER PRIMARY KEY,
+  id               ${id},
   experiment_id    INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
   cell_id          INTEGER NOT NULL REFERENCES cells (id) ON DELETE CASCADE,
   rep              INTEGER NOT NULL,
@@ -143,11 +144,11 @@ SELECT e.id AS experiment_id,
        e.finished_at,
        (SELECT count(*) FROM cells c WHERE c.experiment_id = e.id) AS cells,
        count(t.id) AS trials,
-       coalesce(sum(t.status = 'ok'), 0) AS ok,
-       coalesce(sum(t.status = 'failed'), 0) AS failed,
-       coalesce(sum(t.status = 'skipped'), 0) AS skipped,
-       coalesce(sum(t.status = 'pending'), 0) AS pending,
-       coalesce(sum(t.status = 'running'), 0) AS running
+       count(t.id) FILTER (WHERE t.status = 'ok') AS ok,
+       count(t.id) FILTER (WHERE t.status = 'failed') AS failed,
+       count(t.id) FILTER (WHERE t.status = 'skipped') AS skipped,
+       count(t.id) FILTER (WHERE t.status = 'pending') AS pending,
+       count(t.id) FILTER (WHERE t.status = 'running') AS running
 FROM experiments e
 LEFT JOIN trials t ON t.experiment_id = e.id
 GROUP BY e.id;
@@ -158,9 +159,7 @@ SELECT c.experiment_id,
        c.id AS cell_id,
        c.ordinal,
        c.label,
-       (SELECT json_group_object(p.name, p.value)
-          FROM (SELECT name, value FROM cell_params WHERE cell_id = c.id ORDER BY pos) p)
-         AS params,
+       ${params_json} AS params,
        st.job,
        st.metric,
        st.unit,
@@ -182,9 +181,7 @@ SELECT t.experiment_id,
        c.id AS cell_id,
        c.ordinal,
        c.label,
-       (SELECT json_group_object(p.name, p.value)
-          FROM (SELECT name, value FROM cell_params WHERE cell_id = c.id ORDER BY pos) p)
-         AS params,
+       ${params_json} AS params,
        t.id AS trial_id,
        t.rep,
        t.seq,

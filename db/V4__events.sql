@@ -3,7 +3,7 @@
 -- (a leftover journal restored, a host restored), warnings and the error that ended a run.
 
 CREATE TABLE events (
-  id            INTEGER PRIMARY KEY,
+  id            ${id},
   experiment_id INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
   at            TEXT    NOT NULL,
   kind          TEXT    NOT NULL,                  -- run | trial | host | message | error

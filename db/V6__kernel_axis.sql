@@ -23,7 +23,7 @@ CREATE TABLE trial_hosts (
 );
 
 CREATE TABLE boots (
-  id             INTEGER PRIMARY KEY,
+  id             ${id},
   experiment_id  INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
   host           TEXT    NOT NULL,
   release        TEXT    NOT NULL,                 -- the release asked for

@@ -18,6 +18,12 @@ class ArchitectureTest {
   /** The SQLite store: its JDBC classes and their helpers. */
   private static final String SQLITE = "io.tunelab.store.sqlite..";
 
+  /** The PostgreSQL store. */
+  private static final String POSTGRES = "io.tunelab.store.postgres..";
+
+  /** The SQL both stores share: migrations, dialects, the copy of an experiment. */
+  private static final String SQL = "io.tunelab.store.sql..";
+
   /** The one class that chooses the store implementation a database path opens. */
   private static final String WIRING = "io.tunelab.cli.Databases";
 
@@ -31,20 +37,20 @@ class ArchitectureTest {
             .importPackages("io.tunelab");
   }
 
-  /** Every package on its own, {@code store} and {@code store.sqlite} apart. */
+  /** Every package on its own, {@code store}, {@code store.sql} and each store apart. */
   @Test
   void packagesAreFreeOfCycles() {
     slices().matching("io.tunelab.(**)").should().beFreeOfCycles().check(main);
   }
 
   @Test
-  void jdbcIsOnlyInTheSqliteStore() {
+  void jdbcIsOnlyInTheStores() {
     noClasses()
         .that()
-        .resideOutsideOfPackage(SQLITE)
+        .resideOutsideOfPackages(SQLITE, POSTGRES, SQL)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("java.sql..", "org.sqlite..")
+        .resideInAnyPackage("java.sql..", "org.sqlite..", "org.postgresql..")
         .because("the store's model and roles are what other stages see; SQL stays behind them")
         .check(main);
   }
@@ -53,12 +59,12 @@ class ArchitectureTest {
   void onlyTheCliWiringKnowsTheStoreImplementation() {
     noClasses()
         .that()
-        .resideOutsideOfPackage(SQLITE)
+        .resideOutsideOfPackages(SQLITE, POSTGRES, SQL)
         .and()
         .doNotHaveFullyQualifiedName(WIRING)
         .should()
         .dependOnClassesThat()
-        .resideInAPackage(SQLITE)
+        .resideInAnyPackage(SQLITE, POSTGRES, SQL)
         .because("runs, reports and commands use RunStore and ResultReader, not SQLite")
         .check(main);
   }

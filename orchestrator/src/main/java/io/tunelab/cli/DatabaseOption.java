@@ -1,24 +1,47 @@
 package io.tunelab.cli;
 
+import io.tunelab.TunelabException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --db FILE}: default {@code tunelab.db} in the current directory, or {@code TUNELAB_DB}.
+ * {@code --db FILE|URL}: default {@code tunelab.db} in the current directory, or {@code
+ * TUNELAB_DB}; a {@code postgresql://} URL names a PostgreSQL database.
  */
 public final class DatabaseOption {
   @Option(
       names = "--db",
-      paramLabel = "FILE",
-      description = "SQLite database (default: $TUNELAB_DB or ./tunelab.db).")
-  Path db;
+      paramLabel = "FILE|URL",
+      description =
+          "SQLite database file, or postgresql://USER@HOST:PORT/DB for import and query"
+              + " (default: $TUNELAB_DB or ./tunelab.db).")
+  String db;
 
-  /** The database path the user asked for. */
-  public Path path() {
+  /** The database the user asked for, as given. */
+  public String given() {
     if (db != null) {
       return db;
     }
     String env = System.getenv("TUNELAB_DB");
-    return Path.of(env != null && !env.isBlank() ? env : "tunelab.db");
+    return env != null && !env.isBlank() ? env : "tunelab.db";
+  }
+
+  /** Whether it is a PostgreSQL URL. */
+  public boolean isUrl() {
+    return Databases.isUrl(given());
+  }
+
+  /** The SQLite file the user asked for; a PostgreSQL URL is refused with exit code 2. */
+  public Path path() {
+    String given = given();
+    if (Databases.isUrl(given)) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--db "
+              + given
+              + ": on a PostgreSQL database tunelab imports (tunelab import) and answers"
+              + " queries (tunelab query); this command needs an SQLite file (--db FILE)");
+    }
+    return Path.of(given);
   }
 }

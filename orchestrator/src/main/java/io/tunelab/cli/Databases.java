@@ -6,6 +6,9 @@ import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.postgres.PostgresImport;
+import io.tunelab.store.postgres.PostgresQueryRunner;
+import io.tunelab.store.postgres.PostgresUrl;
 import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteQueryRunner;
 import io.tunelab.store.sqlite.SqliteResultStore;
@@ -15,7 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which store a database path opens: the one place that names the implementation (an SQLite file).
+ * Which store a database opens: the one place that names the implementations (an SQLite file, a
+ * PostgreSQL URL).
  */
 final class Databases {
   private Databases() {}
@@ -45,8 +49,30 @@ final class Databases {
     return SqliteQueryRunner.query(db, sql, params, limits);
   }
 
+  /** Whether {@code db} names a PostgreSQL database (a URL) rather than an SQLite file. */
+  static boolean isUrl(String db) {
+    return PostgresUrl.isUrl(db);
+  }
+
   /** Copies the experiments of the SQLite file {@code source} into {@code db}. */
-  static List<ImportedExperiment> importFile(Path source, Path db) {
-    return SqliteImport.importFile(source, db, Clock.systemUTC());
+  static List<ImportedExperiment> importFile(Path source, DatabaseOption db) {
+    if (db.isUrl()) {
+      return PostgresImport.importFile(
+          source,
+          PostgresUrl.parse(db.given(), System.getenv()),
+          System.getenv(),
+          Clock.systemUTC());
+    }
+    return SqliteImport.importFile(source, db.path(), Clock.systemUTC());
+  }
+
+  /** As {@link #query(Path, String, Map, QueryLimits)} on the database {@code db} names. */
+  static QueryAnswer query(
+      DatabaseOption db, String sql, Map<String, String> params, QueryLimits limits) {
+    if (db.isUrl()) {
+      return PostgresQueryRunner.query(
+          PostgresUrl.parse(db.given(), System.getenv()), System.getenv(), sql, params, limits);
+    }
+    return query(db.path(), sql, params, limits);
   }
 }

@@ -35,7 +35,7 @@ final class ImportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StoredSteps.requireTrusted(source);
-    List<ImportedExperiment> done = Databases.importFile(source, db.path());
+    List<ImportedExperiment> done = Databases.importFile(source, db);
     PrintWriter out = spec.commandLine().getOut();
     int added = 0;
     int there = 0;

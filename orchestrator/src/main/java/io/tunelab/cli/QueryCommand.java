@@ -99,7 +99,7 @@ final class QueryCommand implements Callable<Integer> {
     }
     QueryAnswer answer =
         Databases.query(
-            db.path(),
+            db,
             statement,
             values,
             new QueryLimits(maxRows == 0 ? Integer.MAX_VALUE : maxRows, timeout));

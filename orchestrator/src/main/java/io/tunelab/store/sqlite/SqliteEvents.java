@@ -6,6 +6,7 @@ import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentProgress.CurrentTrial;
 import io.tunelab.store.ExperimentProgress.Event;
 import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.sql.Timestamps;
 import io.tunelab.store.sqlite.SqliteTransactions.Work;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

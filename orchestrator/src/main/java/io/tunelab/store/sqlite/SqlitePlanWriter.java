@@ -10,6 +10,8 @@ import io.tunelab.plan.Trial;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredPlan;
+import io.tunelab.store.sql.ExperimentUuids;
+import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -4,11 +4,11 @@ import io.tunelab.TunelabException;
 import io.tunelab.store.QueryAnswer;
 import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.sql.QueryRows;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -216,31 +216,9 @@ public final class SqliteQueryRunner {
         return new QueryAnswer(new ResultTable(List.of(), List.of()), false);
       }
       try (ResultSet rs = ps.getResultSet()) {
-        return table(rs, maxRows);
+        return QueryRows.read(rs, maxRows);
       }
     }
-  }
-
-  /** The first {@code maxRows} rows; whether there were more. */
-  private static QueryAnswer table(ResultSet rs, int maxRows) throws SQLException {
-    ResultSetMetaData meta = rs.getMetaData();
-    int n = meta.getColumnCount();
-    List<String> columns = new ArrayList<>(n);
-    for (int i = 1; i <= n; i++) {
-      columns.add(meta.getColumnLabel(i));
-    }
-    List<List<Object>> rows = new ArrayList<>();
-    boolean more;
-    while ((more = rs.next()) && rows.size() < maxRows) {
-      List<Object> row = new ArrayList<>(n);
-      for (int i = 1; i <= n; i++) {
-        Object v = rs.getObject(i);
-        // SQLite integers arrive as Integer or Long depending on size: one type for callers.
-        row.add(v instanceof Integer small ? Long.valueOf(small) : v);
-      }
-      rows.add(row);
-    }
-    return new QueryAnswer(new ResultTable(columns, rows), more);
   }
 
   /** Interrupts the statement once {@code deadline} ({@link System#nanoTime}) has passed. */

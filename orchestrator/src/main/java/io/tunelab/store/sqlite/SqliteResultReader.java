@@ -13,6 +13,7 @@ import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialTable;
+import io.tunelab.store.sql.Timestamps;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -13,6 +13,7 @@ import io.tunelab.store.ResultTable;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
+import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,6 +1,9 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.sql.Migrations;
+import io.tunelab.store.sql.SqlDialect;
+import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -124,7 +127,7 @@ final class SqliteSchema {
     tx.transaction(
         "migrate the schema",
         c -> {
-          int current = SqliteMigrations.currentVersion(c);
+          int current = Migrations.currentVersion(c, SqlDialect.SQLITE);
           if (current < 0
               && SqliteStatements.queryLong(c, "SELECT count(*) FROM sqlite_master") > 0) {
             throw new TunelabException(
@@ -133,7 +136,7 @@ final class SqliteSchema {
                     + tx.file()
                     + ": it is an SQLite database but not tunelab's");
           }
-          return SqliteMigrations.apply(c, time.now());
+          return Migrations.apply(c, SqlDialect.SQLITE, time.now());
         });
   }
 
@@ -141,14 +144,14 @@ final class SqliteSchema {
     tx.transaction(
         "read the schema version",
         c -> {
-          int current = SqliteMigrations.currentVersion(c);
+          int current = Migrations.currentVersion(c, SqlDialect.SQLITE);
           if (current <= 0) {
             throw new TunelabException(
                 TunelabException.BAD_INPUT, tx.file() + " is not a tunelab database");
           }
-          int known = SqliteMigrations.latestVersion();
+          int known = Migrations.latestVersion();
           if (current > known) {
-            throw new SqliteMigrations.NewerSchemaException(current, known);
+            throw new Migrations.NewerSchemaException(current, known);
           }
           return null;
         });

@@ -1,6 +1,7 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.sql.Migrations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -95,7 +96,7 @@ final class SqliteTransactions implements AutoCloseable {
       // commits, which would keep the write lock between our calls.
       db.setAutoCommit(true);
       return result;
-    } catch (SqliteMigrations.NewerSchemaException e) {
+    } catch (Migrations.NewerSchemaException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT,
           "database "

@@ -14,6 +14,7 @@ import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialOutput;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sql.Timestamps;
 import io.tunelab.workload.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -9,6 +9,7 @@ import io.tunelab.TunelabException;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.sql.BundledSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

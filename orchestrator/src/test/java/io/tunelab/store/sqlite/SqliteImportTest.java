@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.store.Fixtures;
+import io.tunelab.store.sql.ExperimentCopy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,7 +14,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What {@link SqliteImport} copies: every table of the schema that an experiment owns rows in. */
+/**
+ * What {@link ExperimentCopy} copies: every table of the schema that an experiment owns rows in.
+ */
 class SqliteImportTest {
   @TempDir Path dir;
 
@@ -29,9 +32,9 @@ class SqliteImportTest {
         schema.add(rs.getString(1));
       }
     }
-    TreeSet<String> known = new TreeSet<>(SqliteImport.NOT_COPIED);
-    SqliteImport.TABLES.forEach(t -> known.add(t.name()));
+    TreeSet<String> known = new TreeSet<>(ExperimentCopy.NOT_COPIED);
+    ExperimentCopy.TABLES.forEach(t -> known.add(t.name()));
     // A table a migration adds is an experiment's data an import would silently drop.
-    assertEquals(schema, known, "add the new table to SqliteImport.TABLES (or NOT_COPIED)");
+    assertEquals(schema, known, "add the new table to ExperimentCopy.TABLES (or NOT_COPIED)");
   }
 }

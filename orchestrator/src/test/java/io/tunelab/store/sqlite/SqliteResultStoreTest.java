@@ -22,6 +22,7 @@ import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sql.Migrations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -54,7 +55,7 @@ class SqliteResultStoreTest {
     }
 
     assertEquals(first, rows("SELECT version, name, applied_at FROM schema_version"));
-    assertEquals(SqliteMigrations.bundled().size(), first.size());
+    assertEquals(Migrations.bundled().size(), first.size());
     assertEquals(List.of(1L, "V1__init.sql", "2024-05-01T12:00:00.000Z"), first.get(0));
     assertEquals("wal", rows("PRAGMA journal_mode").get(0).get(0));
   }
@@ -70,7 +71,7 @@ class SqliteResultStoreTest {
       assertTrue(store.experiments().isEmpty());
     }
     assertEquals(
-        List.of(List.of((long) SqliteMigrations.bundled().size())),
+        List.of(List.of((long) Migrations.bundled().size())),
         rows("SELECT count(*) FROM schema_version"));
   }
 

@@ -16,6 +16,9 @@ import io.tunelab.store.TrialOutput;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sql.BundledSql;
+import io.tunelab.store.sql.Migrations;
+import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.workload.Sample;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -181,7 +184,7 @@ class TrialOutcomeStoreTest {
       st.executeUpdate(
           "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
               + " applied_at TEXT NOT NULL)");
-      st.executeUpdate(BundledSql.read("V1__init.sql"));
+      st.executeUpdate(SqlDialect.SQLITE.schema(BundledSql.read("V1__init.sql")));
       st.executeUpdate(
           "INSERT INTO schema_version VALUES (1, 'V1__init.sql', '2024-01-01T00:00:00.000Z')");
       st.executeUpdate(
@@ -208,7 +211,7 @@ class TrialOutcomeStoreTest {
 
     try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
       assertEquals(
-          SqliteMigrations.bundled().stream().map(m -> (long) m.version()).toList(),
+          Migrations.bundled().stream().map(m -> (long) m.version()).toList(),
           rows("SELECT version FROM schema_version ORDER BY version").stream()
               .map(r -> r.get(0))
               .toList());

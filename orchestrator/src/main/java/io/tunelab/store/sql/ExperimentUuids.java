@@ -1,4 +1,4 @@
-package io.tunelab.store.sqlite;
+package io.tunelab.store.sql;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -14,16 +14,16 @@ import java.util.UUID;
  * experiments had a uuid, derived from what its rows hold, so every copy of that older file names
  * it alike and importing two copies adds it once.
  */
-final class ExperimentUuids {
+public final class ExperimentUuids {
   private ExperimentUuids() {}
 
   /** A uuid for an experiment being planned now. */
-  static String fresh() {
+  public static String fresh() {
     return UUID.randomUUID().toString();
   }
 
   /** The uuid of an experiment stored without one, from its own columns. */
-  static String derived(long id, String createdAt, String name, String matrixYaml) {
+  public static String derived(long id, String createdAt, String name, String matrixYaml) {
     String key = "tunelab experiment\n" + id + "\n" + createdAt + "\n" + name + "\n" + matrixYaml;
     return UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString();
   }
@@ -31,7 +31,7 @@ final class ExperimentUuids {
   /**
    * Gives every experiment without a uuid its derived one; the caller holds a write transaction.
    */
-  static void backfill(Connection c) throws SQLException {
+  public static void backfill(Connection c) throws SQLException {
     List<Object[]> missing = new ArrayList<>();
     try (PreparedStatement ps =
             c.prepareStatement(
@@ -45,8 +45,13 @@ final class ExperimentUuids {
             });
       }
     }
-    for (Object[] row : missing) {
-      SqliteStatements.update(c, "UPDATE experiments SET uuid = ? WHERE id = ?", row);
+    try (PreparedStatement ps =
+        c.prepareStatement("UPDATE experiments SET uuid = ? WHERE id = ?")) {
+      for (Object[] row : missing) {
+        ps.setString(1, (String) row[0]);
+        ps.setLong(2, (Long) row[1]);
+        ps.executeUpdate();
+      }
     }
   }
 }

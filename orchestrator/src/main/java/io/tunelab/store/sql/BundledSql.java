@@ -1,4 +1,4 @@
-package io.tunelab.store.sqlite;
+package io.tunelab.store.sql;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,13 +21,13 @@ import java.util.stream.Stream;
  * The SQL files packaged with tunelab under {@code io/tunelab/store/db/}: schema migrations and the
  * saved example queries ({@code queries/}).
  */
-final class BundledSql {
-  static final String ROOT = "io/tunelab/store/db/";
+public final class BundledSql {
+  public static final String ROOT = "io/tunelab/store/db/";
 
   private BundledSql() {}
 
   /** The names of the {@code .sql} files directly in {@code ROOT + dir}, sorted. */
-  static List<String> list(String dir) {
+  public static List<String> list(String dir) {
     String folder = ROOT + dir;
     SortedSet<String> names = new TreeSet<>();
     try {
@@ -46,7 +46,7 @@ final class BundledSql {
   }
 
   /** The text of one bundled file, e.g. {@code read("V1__init.sql")}. */
-  static String read(String name) {
+  public static String read(String name) {
     try (InputStream in = loader().getResourceAsStream(ROOT + name)) {
       if (in == null) {
         throw new IllegalStateException("missing bundled SQL file " + ROOT + name);

@@ -1,4 +1,4 @@
-package io.tunelab.store.sqlite;
+package io.tunelab.store.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,21 +13,22 @@ import java.util.regex.Pattern;
 
 /**
  * Brings a database to the schema this tunelab knows: applies the bundled {@code V<n>__*.sql} files
- * not yet listed in {@code schema_version}, in order, in one transaction.
+ * not yet listed in {@code schema_version}, in order, in the caller's transaction, in the words of
+ * its engine ({@link SqlDialect}).
  */
-final class SqliteMigrations {
+public final class Migrations {
   private static final Pattern NAME = Pattern.compile("V(\\d+)__[\\w.-]+\\.sql");
 
   /** The version that gave experiments their uuid, which older rows then get derived. */
   private static final int UUID_VERSION = 9;
 
   /** One bundled migration. */
-  record Migration(int version, String file) {}
+  public record Migration(int version, String file) {}
 
-  private SqliteMigrations() {}
+  private Migrations() {}
 
   /** The bundled migrations by version. */
-  static List<Migration> bundled() {
+  public static List<Migration> bundled() {
     List<Migration> all = new ArrayList<>();
     for (String file : BundledSql.list("")) {
       Matcher m = NAME.matcher(file);
@@ -50,7 +51,7 @@ final class SqliteMigrations {
   }
 
   /** The highest version this tunelab knows. */
-  static int latestVersion() {
+  public static int latestVersion() {
     List<Migration> all = bundled();
     return all.get(all.size() - 1).version();
   }
@@ -59,13 +60,14 @@ final class SqliteMigrations {
    * Applies what is missing; the caller holds a write transaction. Returns the versions applied.
    * Refuses a database written by a newer tunelab.
    */
-  static List<Integer> apply(Connection db, String now) throws SQLException {
+  public static List<Integer> apply(Connection db, SqlDialect dialect, String now)
+      throws SQLException {
     try (Statement st = db.createStatement()) {
       st.executeUpdate(
           "CREATE TABLE IF NOT EXISTS schema_version ("
               + "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
     }
-    int current = currentVersion(db);
+    int current = currentVersion(db, dialect);
     List<Migration> bundled = bundled();
     int latest = bundled.get(bundled.size() - 1).version();
     if (current > latest) {
@@ -77,8 +79,9 @@ final class SqliteMigrations {
         continue;
       }
       try (Statement st = db.createStatement()) {
-        // executeUpdate hands the whole text to sqlite3_exec, which runs every statement.
-        st.executeUpdate(BundledSql.read(m.file()));
+        // executeUpdate runs every statement of the text: sqlite-jdbc hands it to sqlite3_exec,
+        // pgjdbc sends it as one simple query (execute would run only SQLite's first).
+        st.executeUpdate(dialect.schema(BundledSql.read(m.file())));
       }
       try (PreparedStatement ps =
           db.prepareStatement(
@@ -97,15 +100,14 @@ final class SqliteMigrations {
   }
 
   /** The highest applied version, 0 for an empty database, -1 without a schema_version table. */
-  static int currentVersion(Connection db) throws SQLException {
-    try (Statement st = db.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name ="
-                    + " 'schema_version'")) {
-      rs.next();
-      if (rs.getInt(1) == 0) {
-        return -1;
+  public static int currentVersion(Connection db, SqlDialect dialect) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement(dialect.tableExistsQuery())) {
+      ps.setString(1, "schema_version");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getInt(1) == 0) {
+          return -1;
+        }
       }
     }
     try (Statement st = db.createStatement();
@@ -116,11 +118,14 @@ final class SqliteMigrations {
   }
 
   /** The database was written by a newer tunelab. */
-  static final class NewerSchemaException extends SQLException {
-    final int found;
-    final int known;
+  public static final class NewerSchemaException extends SQLException {
+    /** The version the database holds. */
+    public final int found;
 
-    NewerSchemaException(int found, int known) {
+    /** The highest version this tunelab knows. */
+    public final int known;
+
+    public NewerSchemaException(int found, int known) {
       super("schema version " + found + " is newer than " + known);
       this.found = found;
       this.known = known;

@@ -1,0 +1,104 @@
+package io.tunelab.it;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * The PostgreSQL server of {@code lab/postgres}, for tests: started if it was down (and stopped
+ * again by {@link #close}), with a database of its own for each test.
+ */
+final class PostgresLab implements AutoCloseable {
+  private static final Path ENV = Path.of("/var/tmp/tunelab-postgres/env");
+  private static final String PGPASS_PROPERTY = "org.postgresql.pgpassfile";
+
+  private final boolean started;
+  private final String url;
+  private final String pgpass;
+  private int databases;
+
+  private PostgresLab(boolean started, String url, String pgpass) {
+    this.started = started;
+    this.url = url;
+    this.pgpass = pgpass;
+  }
+
+  /**
+   * Brings the server up; pgjdbc then finds its password file through a system property, the
+   * in-process CLI's stand-in for PGPASSFILE.
+   */
+  static PostgresLab up() throws Exception {
+    Lab.requireRoot();
+    boolean wasUp = Files.exists(ENV) && status();
+    LoopDisk.sh(Lab.root().resolve("lab/postgres") + " up");
+    String url = null;
+    String pgpass = null;
+    for (String line : Files.readAllLines(ENV)) {
+      if (line.startsWith("TUNELAB_PG_URL=")) {
+        url = line.substring("TUNELAB_PG_URL=".length());
+      } else if (line.startsWith("PGPASSFILE=")) {
+        pgpass = line.substring("PGPASSFILE=".length());
+      }
+    }
+    System.setProperty(PGPASS_PROPERTY, pgpass);
+    return new PostgresLab(!wasUp, url, pgpass);
+  }
+
+  private static boolean status() {
+    try {
+      LoopDisk.sh(Lab.root().resolve("lab/postgres") + " status");
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** The URL of a new, empty database, e.g. {@code postgresql://tunelab@127.0.0.1:55432/t_1}. */
+  String freshDatabase() throws SQLException {
+    String name = "t_" + ProcessHandle.current().pid() + "_" + ++databases;
+    try (Connection c = connect("tunelab");
+        Statement st = c.createStatement()) {
+      st.execute("DROP DATABASE IF EXISTS " + name);
+      st.execute("CREATE DATABASE " + name);
+    }
+    return url.substring(0, url.lastIndexOf('/') + 1) + name;
+  }
+
+  /** A connection of the test's own to database {@code name}. */
+  Connection connect(String name) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", "tunelab");
+    String base = url.substring("postgresql://tunelab@".length(), url.lastIndexOf('/') + 1);
+    return DriverManager.getConnection("jdbc:postgresql://" + base + name, p);
+  }
+
+  /** The database name of a URL {@link #freshDatabase} gave. */
+  static String name(String url) {
+    return url.substring(url.lastIndexOf('/') + 1);
+  }
+
+  /** The password file the server's role is in. */
+  String pgpass() {
+    return pgpass;
+  }
+
+  /** Drops the test databases, and stops the server if this lab started it. */
+  @Override
+  public void close() throws Exception {
+    try (Connection c = connect("tunelab");
+        Statement st = c.createStatement()) {
+      for (int i = 1; i <= databases; i++) {
+        st.execute("DROP DATABASE IF EXISTS t_" + ProcessHandle.current().pid() + "_" + i);
+      }
+    } finally {
+      System.clearProperty(PGPASS_PROPERTY);
+      if (started) {
+        LoopDisk.sh(Lab.root().resolve("lab/postgres") + " down");
+      }
+    }
+  }
+}

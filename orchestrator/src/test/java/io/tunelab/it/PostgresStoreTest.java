@@ -1,0 +1,199 @@
+package io.tunelab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tunelab.report.Studies;
+import io.tunelab.store.Fixtures;
+import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.testing.Cli;
+import io.tunelab.testing.Integration;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The PostgreSQL store on a real server ({@code lab/postgres}): the schema SQLite has, imports once
+ * each, and queries that read only.
+ */
+@Integration
+class PostgresStoreTest {
+  /** Each public view, ordered so that both engines give the rows in one order. */
+  private static final List<String> VIEWS =
+      List.of(
+          "SELECT * FROM experiment_progress ORDER BY experiment_id",
+          "SELECT * FROM cell_results ORDER BY cell_id, job, metric",
+          "SELECT * FROM trial_samples ORDER BY trial_id, job, metric",
+          "SELECT * FROM trial_settings ORDER BY trial_id, host, knob");
+
+  static PostgresLab lab;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void up() throws Exception {
+    lab = PostgresLab.up();
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (lab != null) {
+      lab.close();
+    }
+  }
+
+  private Path studies(String name) {
+    Path db = dir.resolve(name);
+    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+      Studies.nfs(store);
+      Studies.iscsi(store);
+      Studies.readerVsWriter(store);
+    }
+    return db;
+  }
+
+  private static Cli.Result tunelab(String... args) {
+    return Cli.tunelab(args);
+  }
+
+  @Test
+  void theSchemaHasSqlitesTablesViewsAndColumns() throws Exception {
+    String url = lab.freshDatabase();
+    Path sqlite = studies("empty-check.db");
+    assertEquals(0, tunelab("import", "--db", url, sqlite.toString()).code());
+
+    TreeMap<String, List<String>> theirs = new TreeMap<>();
+    for (List<Object> row :
+        Fixtures.rows(
+            sqlite,
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+                + " WHERE m.type IN ('table', 'view') AND m.name <> 'sqlite_sequence'"
+                + " ORDER BY m.name, p.cid")) {
+      theirs.computeIfAbsent((String) row.get(0), k -> new ArrayList<>()).add((String) row.get(1));
+    }
+    TreeMap<String, List<String>> ours = new TreeMap<>();
+    try (Connection c = lab.connect(PostgresLab.name(url));
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                    + " WHERE table_schema = 'public' ORDER BY table_name, ordinal_position")) {
+      while (rs.next()) {
+        ours.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+      }
+    }
+    assertEquals(theirs, ours);
+  }
+
+  @Test
+  void everyViewAnswersAsOnSqliteAfterAnImportAndASecondImportAddsNothing() throws Exception {
+    String url = lab.freshDatabase();
+    Path night = studies("night.db");
+
+    Cli.Result first = tunelab("import", "--db", url, night.toString());
+    assertEquals(0, first.code(), first.all());
+    assertTrue(first.out().endsWith(": 4 added, 0 already here, 0 left out\n"), first.out());
+    Cli.Result again = tunelab("import", "--db", url, night.toString());
+    assertEquals(0, again.code(), again.all());
+    assertTrue(again.out().endsWith(": 0 added, 4 already here, 0 left out\n"), again.out());
+
+    for (String view : VIEWS) {
+      Cli.Result sqlite = tunelab("query", "--db", night.toString(), "--format", "csv", view);
+      Cli.Result postgres = tunelab("query", "--db", url, "--format", "csv", view);
+      assertEquals(0, postgres.code(), postgres.all());
+      assertTrue(sqlite.out().lines().count() > 4, view);
+      assertEquals(sqlite.out(), postgres.out(), view);
+    }
+  }
+
+  @Test
+  void twoImportsOfOneFileAtOnceAddItOnce() throws Exception {
+    String url = lab.freshDatabase();
+    Path night = studies("twice.db");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Callable<Cli.Result> one = () -> tunelab("import", "--db", url, night.toString());
+      List<Future<Cli.Result>> both = pool.invokeAll(List.of(one, one));
+      for (Future<Cli.Result> f : both) {
+        assertEquals(0, f.get().code(), f.get().all());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(4L, count(url, "SELECT count(*) FROM experiments"));
+    assertEquals(
+        count(url, "SELECT count(*) FROM trials"),
+        (long) Fixtures.rows(night, "SELECT count(*) FROM trials").get(0).get(0));
+  }
+
+  @Test
+  void aQueryThatWouldWriteIsRefusedAndNothingChanges() throws Exception {
+    String url = lab.freshDatabase();
+    assertEquals(0, tunelab("import", "--db", url, studies("q.db").toString()).code());
+    long trials = count(url, "SELECT count(*) FROM trials");
+    assertTrue(trials > 0);
+
+    for (String write :
+        List.of(
+            "delete from trials",
+            "with gone as (delete from trials returning id) select count(*) from gone",
+            "select 1; commit; delete from trials",
+            "select set_config('default_transaction_read_only', 'off', false);"
+                + " delete from trials")) {
+      Cli.Result r = tunelab("query", "--db", url, write);
+      assertEquals(2, r.code(), write + ": " + r.all());
+    }
+    Cli.Result cte =
+        tunelab(
+            "query",
+            "--db",
+            url,
+            "with gone as (delete from trials returning id) select count(*) from gone");
+    assertTrue(cte.err().contains("tunelab query is read-only"), cte.err());
+    assertEquals(trials, count(url, "SELECT count(*) FROM trials"));
+
+    Cli.Result typed =
+        tunelab(
+            "query",
+            "--db",
+            url,
+            "select ordinal, label from cells where experiment_id = :e and label::text like"
+                + " '%64M%' order by ordinal limit :n",
+            "--param",
+            "e=3",
+            "--param",
+            "n=2");
+    assertEquals(0, typed.code(), typed.all());
+    assertEquals(4, typed.out().lines().count(), typed.out());
+  }
+
+  @Test
+  void aPasswordInTheUrlIsRefusedBeforeAnythingConnects() {
+    Cli.Result r =
+        tunelab("query", "--db", "postgresql://tunelab:hunter2@127.0.0.1:1/tunelab", "select 1");
+    assertEquals(2, r.code(), r.all());
+    assertTrue(!r.all().contains("hunter2"), r.all());
+    assertTrue(r.err().contains("~/.pgpass"), r.err());
+  }
+
+  private static long count(String url, String sql) throws SQLException {
+    try (Connection c = lab.connect(PostgresLab.name(url));
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}
