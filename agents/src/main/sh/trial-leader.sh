@@ -4,10 +4,11 @@
 # leader of the request's process group: N jobs, M monitors (a job's own timeout and
 # duration, in its directory, win over TIMEOUT and DURATION; GRACE "" is STOP_GRACE). It
 # ignores TERM and INT itself, so a signal sent to the whole group reaches the workloads
-# and the trial lives on to record what happened. Its barrier is a FIFO: every job blocks reading it until the leader
-# closes the only writer, so all are released at once and nothing polls meanwhile.
+# and the trial lives on to record what happened. Its barrier is a FIFO: every job blocks
+# reading it until the leader closes the only writer, so all are released at once and
+# nothing polls meanwhile.
 #
-# It comes right after the prelude, whose helpers it uses, and its entry point ends this
+# It comes right after the prelude and its own helpers, and its entry point ends this
 # module: a shell reads and runs a script one command at a time, so the leader of every
 # trial exits before it parses the agent's start-up and verbs.
 
