@@ -1,23 +1,16 @@
 # shellcheck shell=sh
 # ---------------------------------------------------------------------------
-# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION`, the leader of
-# the request's process group: N jobs, M monitors. It ignores TERM and INT itself, so a
-# signal sent to the whole group reaches the workloads and the trial lives on to record
-# what happened. Its barrier is a FIFO: every job blocks reading it until the leader
-# closes the only writer, so all are released at once and nothing polls meanwhile.
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION GRACE`, the
+# leader of the request's process group: N jobs, M monitors (a job's own timeout and
+# duration, in its directory, win over TIMEOUT and DURATION; GRACE "" is STOP_GRACE). It
+# ignores TERM and INT itself, so a signal sent to the whole group reaches the workloads
+# and the trial lives on to record what happened. Its barrier is a FIFO: every job blocks
+# reading it until the leader closes the only writer, so all are released at once and
+# nothing polls meanwhile.
 #
-# It comes right after the prelude, whose helpers it uses, and its entry point ends this
+# It comes right after the prelude and its own helpers, and its entry point ends this
 # module: a shell reads and runs a script one command at a time, so the leader of every
 # trial exits before it parses the agent's start-up and verbs.
-
-# Seconds a job stopped by a trial's duration (SIGINT) has to end before SIGKILL: fio
-# writes its JSON and dd its summary in well under a second; a process that flushes
-# gigabytes of dirty pages on exit may need several.
-STOP_GRACE=${TUNELAB_STOP_GRACE:-10}
-if ! is_seconds "$STOP_GRACE"; then
-  err "ignoring TUNELAB_STOP_GRACE=$STOP_GRACE (want seconds); using 10"
-  STOP_GRACE=10
-fi
 
 # What the agent keeps of each output stream of a job or monitor (docs/agent.md, "Output
 # caps"): a line beyond OUTPUT_LINE_CAP bytes is cut there and marked, and a stream stops
@@ -211,7 +204,8 @@ clock_ns() {
 # the barrier fewer.
 run_job() {
   rj_dir=$1
-  rj_timeout=$2
+  first_line "$rj_dir/timeout"
+  rj_timeout=${FIRST_LINE:-$2}
   rj_alone=${3:-}
   if [ -z "$rj_alone" ]; then
     # Keep only the ready queue's writer: the leader's FIFO ends must not live here.
@@ -330,45 +324,13 @@ monitor_start() {
   printf '%s\n' "$!" >"$ms_dir/pid"
 }
 
-# Stops the jobs still running at the duration: $1 INT sends SIGINT to every process of
-# each one's workload (as Ctrl-C would; not to its timeout, which would arm its own
-# KILL), KILL then kills what is left of those stopped. Marks each job's "stopped".
-trial_stop() {
-  ts_roots=
-  ts_i=1
-  while [ "$ts_i" -le "$JOB_COUNT" ]; do
-    ts_dir=$JOBS_DIR/$ts_i
-    ts_i=$((ts_i + 1))
-    [ ! -s "$ts_dir/rc" ] || continue
-    first_line "$ts_dir/pid"
-    alive "$FIRST_LINE" || continue
-    if [ "$1" = INT ]; then
-      printf 'INT\n' >"$ts_dir/stopped"
-    elif [ -s "$ts_dir/stopped" ]; then
-      printf 'KILL\n' >"$ts_dir/stopped"
-    else
-      continue
-    fi
-    ts_roots="$ts_roots $FIRST_LINE"
-  done
-  [ -n "$ts_roots" ] || return 0
-  # shellcheck disable=SC2086 # a list of pids
-  descendants $ts_roots
-  if [ "$1" = INT ]; then
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all INT $DESCENDANTS
-  else
-    # shellcheck disable=SC2086 # a list of pids
-    signal_all KILL $DESCENDANTS $ts_roots
-  fi
-}
-
 trial_main() {
   JOBS_DIR=$1
   JOB_COUNT=$2
   MONITOR_COUNT=$3
   tm_timeout=$4
   tm_duration=$5
+  tm_grace=${6:-$STOP_GRACE}
   trap '' TERM HUP
   # The agent's FIFOs: "open" ends at go (or when the trial is called off), "end" at its
   # stop. Opened for reading while the inherited writers still exist, so the
@@ -377,7 +339,8 @@ trial_main() {
   exec 7>&- 6>&-
   # "done" (inherited on 5): its writer moves to 7, and closing it tells the agent's wait.
   exec 7>&5 5>&-
-  if [ "$JOB_COUNT" = 1 ] && [ "$MONITOR_COUNT" = 0 ] && [ "$tm_duration" = 0 ]; then
+  first_line "$JOBS_DIR/1/duration"
+  if [ "$JOB_COUNT" = 1 ] && [ "$MONITOR_COUNT" = 0 ] && [ "${FIRST_LINE:-$tm_duration}" = 0 ]; then
     # The shells print "Terminated" when a workload is killed: keep it off our stderr.
     run_job "$JOBS_DIR/1" "$tm_timeout" alone 2>"$JOBS_DIR/1/agent.err"
     # Tells the agent: the job has ended.
@@ -415,21 +378,12 @@ trial_main() {
   fi
   # The barrier opens (called off without "go" in $JOBS_DIR/go).
   exec 9>&-
-  tm_timer=
-  if [ "$tm_go" = 1 ] && [ -n "$tm_wrappers" ] && [ "$tm_duration" != 0 ]; then
-    (
-      trap - TERM
-      exec 7>&- 8<&-
-      sleep "$tm_duration"
-      trial_stop INT
-      sleep "$STOP_GRACE"
-      trial_stop KILL
-    ) >/dev/null 2>&1 &
-    tm_timer=$!
-  fi
+  TIMERS=
+  [ "$tm_go" = 0 ] || [ -z "$tm_wrappers" ] || timers_start "$tm_duration" "$tm_grace"
   # shellcheck disable=SC2086 # a list of pids
   [ -z "$tm_wrappers" ] || wait $tm_wrappers
-  [ -z "$tm_timer" ] || kill -s TERM "$tm_timer" 2>/dev/null
+  # shellcheck disable=SC2086 # a list of pids
+  [ -z "$TIMERS" ] || kill -s TERM $TIMERS 2>/dev/null
   # Tells the agent: every job has ended.
   exec 7>&-
   # Monitors run on until the agent's stop: the other hosts' jobs may still run.
@@ -463,6 +417,6 @@ trial_main() {
 }
 
 if [ "${1:-}" = __trial ]; then
-  [ $# -eq 6 ] || exit 2
-  trial_main "$2" "$3" "$4" "$5" "$6"
+  [ $# -eq 7 ] || exit 2
+  trial_main "$2" "$3" "$4" "$5" "$6" "$7"
 fi

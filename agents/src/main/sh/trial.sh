@@ -41,13 +41,16 @@ jobs_claim() {
 }
 
 # Reads a run/start payload into $JOBS_DIR: one directory per job ($JOBS_DIR/1 …) and per
-# monitor ($JOBS_DIR/m1 …); sets JOB_COUNT, MONITOR_COUNT, TRIAL_TIMEOUT and
-# TRIAL_DURATION. Status 2 when the payload is malformed ($1: the verb, for messages).
+# monitor ($JOBS_DIR/m1 …), a job's own job_timeout and job_duration as its timeout and
+# duration; sets JOB_COUNT, MONITOR_COUNT, TRIAL_TIMEOUT, TRIAL_DURATION and TRIAL_GRACE
+# (empty: the agent's STOP_GRACE). Status 2 when the payload is malformed ($1: the verb,
+# for messages).
 trial_parse() {
   JOB_COUNT=0
   MONITOR_COUNT=0
   TRIAL_TIMEOUT=0
   TRIAL_DURATION=0
+  TRIAL_GRACE=
   tp_bad=0
   tp_dir=
   tp_names=$NL
@@ -89,7 +92,7 @@ trial_parse() {
         printf '%s\n' "$tp_value" >"$tp_dir/name"
         # Emptied: a kept directory holds the files of an earlier trial's job.
         for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
-          start end rc stopped stat; do
+          start end rc stopped stat timeout duration; do
           : >"$tp_dir/$tp_file"
         done
         ;;
@@ -136,15 +139,23 @@ trial_parse() {
             ;;
         esac
         ;;
-      "timeout$TAB"* | "duration$TAB"*)
+      "timeout$TAB"* | "duration$TAB"* | "stop_grace$TAB"* | "job_timeout$TAB"* | "job_duration$TAB"*)
+        tp_key=${tp_line%%"$TAB"*}
         if ! is_seconds "$tp_value"; then
-          err "$1: bad ${tp_line%%"$TAB"*} (want seconds): $tp_value"
+          err "$1: bad $tp_key (want seconds): $tp_value"
           tp_bad=1
-        elif [ "${tp_line%%"$TAB"*}" = timeout ]; then
-          TRIAL_TIMEOUT=$tp_value
-        else
-          TRIAL_DURATION=$tp_value
+          continue
         fi
+        case $tp_key:$tp_dir in
+          timeout:*) TRIAL_TIMEOUT=$tp_value ;;
+          duration:*) TRIAL_DURATION=$tp_value ;;
+          stop_grace:*) TRIAL_GRACE=$tp_value ;;
+          job_*: | job_*:"$JOBS_DIR/m"*)
+            err "$1: '$tp_key' is for a job: give it after its job line"
+            tp_bad=1
+            ;;
+          *) printf '%s\n' "$tp_value" >"$tp_dir/${tp_key#job_}" ;;
+        esac
         ;;
       *)
         err "$1: bad payload line: $tp_line"
@@ -211,7 +222,7 @@ trial_start() {
   # The trial: a new session and process group holding every process of this request,
   # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
   setsid "$SELF_SH" "$0" __trial \
-    "$JOBS_DIR" "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" \
+    "$JOBS_DIR" "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" "$TRIAL_GRACE" \
     </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
   TRIAL_PGID=$!
   TRIAL_PGID_START=

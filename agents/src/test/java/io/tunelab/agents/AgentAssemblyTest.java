@@ -80,15 +80,16 @@ class AgentAssemblyTest {
 
   @Test
   void thePreludeAndTheTrialLeaderComeFirstAndTheEntryPointLast() {
-    // The leader's own helpers may stand between the prelude and it (monitor-counters.sh).
+    // The leader's own helpers may stand between the prelude and it (monitor-counters.sh,
+    // trial-stop.sh).
     assertEquals("prelude.sh", order.get(0), order.toString());
-    assertTrue(order.indexOf("trial-leader.sh") <= 2, order.toString());
+    assertTrue(order.indexOf("trial-leader.sh") <= 3, order.toString());
     assertEquals("main.sh", order.get(order.size() - 1), order.toString());
     assertTrue(modules.get("prelude.sh").startsWith("#!/bin/sh\n"));
     assertTrue(
         modules
             .get("trial-leader.sh")
-            .endsWith("  trial_main \"$2\" \"$3\" \"$4\" \"$5\" \"$6\"\nfi\n"),
+            .endsWith("  trial_main \"$2\" \"$3\" \"$4\" \"$5\" \"$6\" \"$7\"\nfi\n"),
         "the trial leader's module must end with its entry point");
   }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TrialTest {
 
   /** A job's payload lines: {@code job}, its argv, then any extra lines. */
-  private static List<String> job(String name, List<String> argv, String... extra) {
+  static List<String> job(String name, List<String> argv, String... extra) {
     List<String> lines = new ArrayList<>();
     lines.add(tab("job", name));
     argv.forEach(a -> lines.add(tab("arg", a)));
@@ -34,16 +34,16 @@ class TrialTest {
     return lines;
   }
 
-  private static List<String> sh(String command) {
+  static List<String> sh(String command) {
     return List.of("sh", "-c", command);
   }
 
-  private static String[] lines(List<List<String>> parts) {
+  static String[] lines(List<List<String>> parts) {
     return parts.stream().flatMap(List::stream).toArray(String[]::new);
   }
 
   /** The fields after {@code KIND<TAB>NAME<TAB>} of the line for {@code name}. */
-  private static String row(Result r, String kind, String name) {
+  static String row(Result r, String kind, String name) {
     return r.rest(kind).stream()
         .filter(l -> l.startsWith(name + "\t"))
         .map(l -> l.substring(name.length() + 1))
@@ -51,14 +51,14 @@ class TrialTest {
         .orElse(null);
   }
 
-  private static List<String> out(Result r, String name) {
+  static List<String> out(Result r, String name) {
     return r.rest("out").stream()
         .filter(l -> l.startsWith(name + "\t"))
         .map(l -> l.substring(name.length() + 1))
         .toList();
   }
 
-  private static int rc(Result r, String name) {
+  static int rc(Result r, String name) {
     return Integer.parseInt(row(r, "job", name).split("\t")[0]);
   }
 
@@ -436,7 +436,10 @@ class TrialTest {
             tab("ionice", "realtime"),
             tab("cpus", "0;touch PWNED"),
             tab("stdout", "some"),
-            tab("duration", "1m"))) {
+            tab("duration", "1m"),
+            tab("job_duration", "1m"),
+            tab("job_timeout", ""),
+            tab("stop_grace", "-1"))) {
       try (Server server = agent.serve()) {
         Result start =
             server.request("start", tab("job", "a.0"), tab("arg", "touch"), tab("arg", "RAN"), bad);
@@ -448,6 +451,13 @@ class TrialTest {
       Result monitorNice =
           server.request("start", tab("monitor", "m"), tab("arg", "true"), tab("nice", "1"));
       assertEquals(2, monitorNice.rc());
+      Result monitorDuration =
+          server.request(
+              "start", tab("monitor", "m"), tab("arg", "true"), tab("job_duration", "1"));
+      assertEquals(2, monitorDuration.rc());
+      Result beforeAnyJob =
+          server.request("start", tab("job_timeout", "1"), tab("job", "a.0"), tab("arg", "true"));
+      assertEquals(2, beforeAnyJob.rc());
     }
     assertFalse(Files.exists(agent.knobPath("RAN")));
     assertFalse(Files.exists(agent.knobPath("PWNED")));

@@ -35,7 +35,10 @@ public final class AgentSession implements AutoCloseable {
   /** How long the final restore of one host may take: a journal of knob writes takes ms. */
   public static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
 
-  /** The agent's grace between SIGINT at a trial's duration and SIGKILL (docs/agent.md). */
+  /**
+   * The agent's grace between SIGINT at a job's duration and SIGKILL (docs/agent.md) when neither
+   * the request nor the host's {@code TUNELAB_STOP_GRACE} gives another.
+   */
   public static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   private final Transport transport;
@@ -206,7 +209,7 @@ public final class AgentSession implements AutoCloseable {
    */
   public void startTrial(TrialRequest request) {
     require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
-    startedLimit = limit(request);
+    startedLimit = request.limit();
   }
 
   /**
@@ -221,17 +224,10 @@ public final class AgentSession implements AutoCloseable {
         return null;
       }
       return TrialReport.from(
-          outcome(AgentVerb.RUN, request.payload(), limit(request).plus(RUN_GRACE)));
+          outcome(AgentVerb.RUN, request.payload(), request.limit().plus(RUN_GRACE)));
     } finally {
       trialRunning = false;
     }
-  }
-
-  /** How long a trial's processes and monitors may run on the host. */
-  private static Duration limit(TrialRequest request) {
-    Duration stop =
-        request.duration() == null ? Duration.ZERO : request.duration().plus(STOP_GRACE);
-    return stop.compareTo(request.timeout()) > 0 ? stop : request.timeout();
   }
 
   /** Opens the barrier: the started processes and monitors run now. Answers at once. */

@@ -1,5 +1,6 @@
 package io.tunelab.agent;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -12,6 +13,8 @@ import java.util.List;
  * @param nice null, or -20 to 19
  * @param cpus null, or a taskset CPU list such as {@code 0-3,6}
  * @param wholeStdout whether its whole stdout comes back (a parser reads it all), not its tail
+ * @param duration null for the trial's, else when it gets SIGINT, counted from the release
+ * @param timeout null for the trial's, else when it is killed as timed out, counted from its start
  */
 public record TrialProcess(
     String name,
@@ -20,9 +23,23 @@ public record TrialProcess(
     String ionice,
     Integer nice,
     String cpus,
-    boolean wholeStdout) {
+    boolean wholeStdout,
+    Duration duration,
+    Duration timeout) {
 
   public TrialProcess {
     argv = List.copyOf(argv);
+  }
+
+  /** A process with the trial's time limits. */
+  public TrialProcess(
+      String name,
+      List<String> argv,
+      String stdinText,
+      String ionice,
+      Integer nice,
+      String cpus,
+      boolean wholeStdout) {
+    this(name, argv, stdinText, ionice, nice, cpus, wholeStdout, null, null);
   }
 }

@@ -9,19 +9,54 @@ import java.util.List;
  * What one host starts for a trial: its processes, started together behind one barrier, and its
  * monitors.
  *
- * @param duration null, or when processes still running get SIGINT (then SIGKILL after the agent's
- *     grace period); counted on the host from the release
- * @param timeout when a process still running is killed and reported as timed out (exit 124)
+ * @param duration null, or when processes still running get SIGINT (then SIGKILL after the stop
+ *     grace); counted on the host from the release; a process's own duration wins
+ * @param timeout when a process still running is killed and reported as timed out (exit 124); a
+ *     process's own timeout wins
+ * @param stopGrace null for the agent's own ({@code TUNELAB_STOP_GRACE}, else {@link
+ *     AgentSession#STOP_GRACE}), or the time between SIGINT at a duration and SIGKILL
  */
 public record TrialRequest(
     List<TrialProcess> processes,
     List<TrialMonitor> monitors,
     Duration duration,
-    Duration timeout) {
+    Duration timeout,
+    Duration stopGrace) {
 
   public TrialRequest {
     processes = List.copyOf(processes);
     monitors = List.copyOf(monitors);
+  }
+
+  /** A request with the agent's own stop grace. */
+  public TrialRequest(
+      List<TrialProcess> processes,
+      List<TrialMonitor> monitors,
+      Duration duration,
+      Duration timeout) {
+    this(processes, monitors, duration, timeout, null);
+  }
+
+  /**
+   * How long the trial's processes and monitors may run on the host: the latest of each process's
+   * timeout and its duration plus the stop grace (the agent's own counted as {@link
+   * AgentSession#STOP_GRACE}).
+   */
+  Duration limit() {
+    Duration grace = stopGrace != null ? stopGrace : AgentSession.STOP_GRACE;
+    Duration longest = latest(timeout, duration == null ? null : duration.plus(grace));
+    for (TrialProcess p : processes) {
+      Duration d = p.duration() != null ? p.duration() : duration;
+      longest =
+          latest(
+              latest(longest, p.timeout() != null ? p.timeout() : timeout),
+              d == null ? null : d.plus(grace));
+    }
+    return longest;
+  }
+
+  private static Duration latest(Duration a, Duration b) {
+    return b == null || a.compareTo(b) >= 0 ? a : b;
   }
 
   /** The payload of a {@code start} (or {@code run}) request. */
@@ -30,6 +65,9 @@ public record TrialRequest(
     lines.add("timeout\t" + seconds(timeout));
     if (duration != null) {
       lines.add("duration\t" + seconds(duration));
+    }
+    if (stopGrace != null) {
+      lines.add("stop_grace\t" + seconds(stopGrace));
     }
     for (TrialProcess p : processes) {
       lines.add("job\t" + p.name());
@@ -49,6 +87,12 @@ public record TrialRequest(
       }
       if (p.wholeStdout()) {
         lines.add("stdout\tall");
+      }
+      if (p.duration() != null) {
+        lines.add("job_duration\t" + seconds(p.duration()));
+      }
+      if (p.timeout() != null) {
+        lines.add("job_timeout\t" + seconds(p.timeout()));
       }
     }
     for (TrialMonitor m : monitors) {

@@ -7,6 +7,8 @@ import io.tunelab.workload.JobPlan;
 import io.tunelab.workload.ProcessPlan;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -40,6 +42,13 @@ final class WorkloadText {
         if (job.cpus() != null) {
           line.append(" cpus ").append(job.cpus());
         }
+        // A job's own limits, where they are not the workload's.
+        if (job.duration() != null && !job.duration().equals(plan.duration())) {
+          line.append(" duration ").append(seconds(job.duration()));
+        }
+        if (job.timeout() != null && !job.timeout().equals(plan.timeout())) {
+          line.append(" timeout ").append(seconds(job.timeout()));
+        }
         line.append(": ")
             .append(p.argv().stream().map(WorkloadText::word).collect(Collectors.joining(" ")));
         if (p.stdinText() != null) {
@@ -50,6 +59,14 @@ final class WorkloadText {
     if (plan.duration() != null) {
       line.append("\n          duration ").append(plan.duration().toSeconds()).append(" s");
     }
+    if (plan.stopGrace() != null) {
+      line.append("\n          stop grace ").append(seconds(plan.stopGrace()));
+    }
+  }
+
+  /** {@code 30 s}, {@code 0.5 s}. */
+  private static String seconds(Duration d) {
+    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
   }
 
   /** {@code arg} as a shell word a person can paste: bare when safe, else single-quoted. */

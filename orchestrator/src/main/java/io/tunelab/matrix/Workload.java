@@ -14,12 +14,16 @@ import java.util.Map;
  *     {@code cmd}
  * @param duration null, or a duration template ({@code 60s}) after which running jobs are stopped
  * @param timeout null, or a duration template after which the trial fails
+ * @param stopGrace null (the host agent's own, {@link #STOP_GRACE} unless its {@code
+ *     TUNELAB_STOP_GRACE} says otherwise), or a duration template: how long a job stopped at its
+ *     duration has before SIGKILL
  */
-public record Workload(List<Job> jobs, String duration, String timeout, Position position) {
+public record Workload(
+    List<Job> jobs, String duration, String timeout, String stopGrace, Position position) {
   /**
-   * How long a job stopped at {@code duration} has after its SIGINT before SIGKILL: time for fio's
-   * JSON, dd's summary and a close() that flushes dirty pages. A timeout inside it would kill a job
-   * that was stopping as asked.
+   * How long a job stopped at its duration has after its SIGINT before SIGKILL, unless {@code
+   * stop_grace} says: time for fio's JSON, dd's summary and a close() that flushes dirty pages. A
+   * timeout inside it would kill a job that was stopping as asked.
    */
   public static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
@@ -34,6 +38,8 @@ public record Workload(List<Job> jobs, String duration, String timeout, Position
    * @param ionice null, or {@code none}, {@code idle}, {@code be/N}, {@code rt/N} (a template)
    * @param nice null, or -20 to 19 (a template)
    * @param cpus null, or a taskset CPU list such as {@code 0-3,6} (a template)
+   * @param duration null for the workload's, or the job's own duration template
+   * @param timeout null for the workload's, or the job's own timeout template
    */
   public record Job(
       String name,
@@ -43,6 +49,8 @@ public record Workload(List<Job> jobs, String duration, String timeout, Position
       String ionice,
       String nice,
       String cpus,
+      String duration,
+      String timeout,
       Work work,
       Position position) {}
 

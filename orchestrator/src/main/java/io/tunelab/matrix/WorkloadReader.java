@@ -2,21 +2,27 @@ package io.tunelab.matrix;
 
 import io.tunelab.yaml.DidYouMean;
 import io.tunelab.yaml.YamlNode;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * Reads {@code workload}: one job written in a short form ({@code dd}, {@code fio} or {@code
- * command} with the job's keys beside it), or {@code jobs} started together; and the time limits.
+ * command} with the job's keys beside it), or {@code jobs} started together; and the time limits,
+ * the workload's and each job's own, each job's timeout longer than its duration plus the stop
+ * grace.
  */
 final class WorkloadReader {
   private static final List<String> JOB_KEYS =
       List.of(
           "on", "dd", "command", "parser", "processes", "fio", "bytes", "ionice", "nice", "cpus");
-  private static final List<String> LIMITS = List.of("duration", "timeout");
+  private static final List<String> JOB_LIMITS = List.of("duration", "timeout");
+  private static final List<String> LIMITS = concat(JOB_LIMITS, List.of("stop_grace"));
   private static final List<String> SHORT_KEYS = concat(JOB_KEYS, LIMITS, List.of("jobs"));
+
+  /** A job's keys under jobs; stop_grace among them only to be told it is the workload's. */
+  private static final List<String> NAMED_JOB_KEYS = concat(JOB_KEYS, LIMITS);
+
   private static final List<String> WORKS = List.of("dd", "fio", "command");
   private static final List<String> PARSERS = List.of("dd", "fio", "metrics", "none");
   private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9_-]+");
@@ -44,9 +50,16 @@ final class WorkloadReader {
       return null;
     }
     int before = in.problems().size();
+    TimeLimits limits =
+        new TimeLimits(
+            in,
+            map,
+            limit(map, "workload", "duration"),
+            limit(map, "workload", "timeout"),
+            limit(map, "workload", "stop_grace"));
     List<Workload.Job> jobs = new ArrayList<>();
     if (map.get("jobs") != null) {
-      jobs(map, jobs);
+      jobs(map, jobs, limits);
     } else {
       in.onlyKeys(map, "workload", SHORT_KEYS);
       String name = shortName(map);
@@ -54,13 +67,16 @@ final class WorkloadReader {
         jobs.add(job(map, "workload", name, true));
       }
     }
-    String duration = limit(map, "duration");
-    String timeout = limit(map, "timeout");
-    checkLimits(map, duration, timeout);
+    if (jobs.isEmpty()
+        || jobs.stream().anyMatch(j -> j.duration() == null && j.timeout() == null)) {
+      // the workload's own pair is what some job runs with
+      limits.checkWorkload();
+    }
     if (in.problems().size() > before) {
       return null;
     }
-    return new Workload(List.copyOf(jobs), duration, timeout, map.position());
+    return new Workload(
+        List.copyOf(jobs), limits.duration(), limits.timeout(), limits.grace(), map.position());
   }
 
   /** The job name of a short form, or null (with a problem) unless exactly one kind is given. */
@@ -84,7 +100,7 @@ final class WorkloadReader {
     return given.get(0).equals("command") ? "cmd" : given.get(0);
   }
 
-  private void jobs(YamlNode.Mapping map, List<Workload.Job> jobs) {
+  private void jobs(YamlNode.Mapping map, List<Workload.Job> jobs, TimeLimits limits) {
     for (YamlNode.Entry e : map.entries()) {
       String key = "workload." + e.key();
       if (JOB_KEYS.contains(e.key())) {
@@ -123,10 +139,20 @@ final class WorkloadReader {
       }
       YamlNode.Mapping job = in.mapping(e.value(), key);
       if (job != null) {
-        in.onlyKeys(job, key, JOB_KEYS);
+        YamlNode.Entry grace = job.byKey().get("stop_grace");
+        if (grace != null) {
+          in.problem(
+              grace.keyPosition(),
+              key + ".stop_grace",
+              "the stop grace is the workload's, for all its jobs: write it beside jobs"
+                  + " (workload.stop_grace)");
+        }
+        in.onlyKeys(job, key, NAMED_JOB_KEYS);
         List<String> given = WORKS.stream().filter(w -> job.get(w) != null).toList();
         if (given.size() == 1) {
-          jobs.add(job(job, key, e.key(), false));
+          Workload.Job read = job(job, key, e.key(), false);
+          limits.checkJob(read, job);
+          jobs.add(read);
         } else {
           in.problem(
               job.position(),
@@ -174,13 +200,17 @@ final class WorkloadReader {
             JobValues::ioniceProblem);
     String nice = optional(map, key, "nice", "a niceness from -20 to 19", JobValues::niceProblem);
     String cpus = optional(map, key, "cpus", "a CPU list such as 0-3,6", JobValues::cpusProblem);
+    // A short form's duration and timeout are the workload's.
+    String duration = shortForm ? null : limit(map, key, "duration");
+    String timeout = shortForm ? null : limit(map, key, "timeout");
     Workload.Work work =
         switch (kind) {
           case "dd" -> dd.read(map.get("dd"), key + ".dd");
           case "fio" -> fio.read(map.get("fio"), key + ".fio");
           default -> command(map, key);
         };
-    return new Workload.Job(name, key, on, processes, ionice, nice, cpus, work, map.position());
+    return new Workload.Job(
+        name, key, on, processes, ionice, nice, cpus, duration, timeout, work, map.position());
   }
 
   private void misplaced(YamlNode.Mapping map, String key, String field, String why) {
@@ -263,48 +293,12 @@ final class WorkloadReader {
     return new Workload.Command(command, parser, bytes, map.position());
   }
 
-  private String limit(YamlNode.Mapping map, String field) {
+  private String limit(YamlNode.Mapping map, String key, String field) {
     YamlNode node = map.get(field);
     return node == null
         ? null
         : numbers.literalOrVariable(
-            node, "workload." + field, "a duration such as 30s", JobValues::durationProblem);
-  }
-
-  /** A timeout that a trial reaches before its duration would fail every trial. */
-  private void checkLimits(YamlNode.Mapping map, String duration, String timeout) {
-    if (duration == null || timeout == null || duration.contains("$") || timeout.contains("$")) {
-      return;
-    }
-    Duration d = Durations.parse(duration);
-    Duration t = Durations.parse(timeout);
-    if (t.compareTo(d) > 0 && t.compareTo(d.plus(Workload.STOP_GRACE)) <= 0) {
-      in.problem(
-          map.get("timeout").position(),
-          "workload.timeout",
-          "timeout "
-              + timeout
-              + " ends inside the "
-              + Workload.STOP_GRACE.toSeconds()
-              + " s stop grace after duration "
-              + duration
-              + ": a job stopped at "
-              + duration
-              + " would be killed before it could report; make it longer than "
-              + d.plus(Workload.STOP_GRACE).toSeconds()
-              + "s");
-      return;
-    }
-    if (t.compareTo(d) <= 0) {
-      in.problem(
-          map.get("timeout").position(),
-          "workload.timeout",
-          "timeout "
-              + timeout
-              + " is not longer than duration "
-              + duration
-              + ": every trial would fail before its jobs are stopped");
-    }
+            node, key + "." + field, "a duration such as 30s", JobValues::durationProblem);
   }
 
   @SafeVarargs

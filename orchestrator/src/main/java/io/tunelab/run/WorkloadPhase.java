@@ -87,7 +87,9 @@ final class WorkloadPhase {
                 job.ionice(),
                 job.nice(),
                 job.cpus(),
-                job.parser() == Parser.FIO || job.parser() == Parser.METRICS));
+                job.parser() == Parser.FIO || job.parser() == Parser.METRICS,
+                job.duration(),
+                job.timeout()));
       }
     }
     // One run per host and command: two roles on one host share a monitor's output.
@@ -113,7 +115,8 @@ final class WorkloadPhase {
               processes.getOrDefault(host, List.of()),
               monitorsByHost.getOrDefault(host, List.of()),
               plan.duration(),
-              timeout));
+              timeout,
+              plan.stopGrace()));
     }
     long t = trace.start();
     Map<String, TrialReport> reports = TrialJobs.run(hosts, requests, processes.keySet());
@@ -213,8 +216,12 @@ final class WorkloadPhase {
   private String problem(JobPlan job, ProcessReport report) {
     JobResult r = report.result();
     if (r.exitCode() == 124 && report.stopped() != Stopped.KILLED) {
-      String which = plan.timeout() != null ? "workload.timeout" : "tunelab's default timeout";
-      return "timed out: still running after " + seconds(timeout) + " (" + which + ")";
+      String which =
+          job.timeout() != null
+              ? "workload.jobs." + job.name() + ".timeout"
+              : plan.timeout() != null ? "workload.timeout" : "tunelab's default timeout";
+      Duration limit = job.timeout() != null ? job.timeout() : timeout;
+      return "timed out: still running after " + seconds(limit) + " (" + which + ")";
     }
     String why = Measurements.problem(job, r, report.stopped());
     if (why == null && report.stdoutDropped() > 0) {

@@ -1,5 +1,6 @@
 package io.tunelab.workload;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -15,6 +16,8 @@ import java.util.List;
  * @param ionice null to leave the class alone, else {@code idle}, {@code be/N} or {@code rt/N}
  * @param nice null to leave the niceness alone, else -20 to 19
  * @param cpus null for any CPU, else a taskset CPU list ({@code 0-3,6})
+ * @param duration null for the workload's, else the job's own
+ * @param timeout null for the workload's, else the job's own
  */
 public record JobPlan(
     String name,
@@ -26,4 +29,6 @@ public record JobPlan(
     String ionice,
     Integer nice,
     String cpus,
+    Duration duration,
+    Duration timeout,
     List<ProcessPlan> processes) {}

@@ -6,6 +6,7 @@ import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.Sizes;
 import io.tunelab.matrix.Substitution;
 import io.tunelab.matrix.Workload;
+import io.tunelab.yaml.Position;
 import io.tunelab.yaml.Problem;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,8 +98,9 @@ public final class WorkloadPlanner {
     }
     return new WorkloadPlan(
         List.copyOf(jobs),
-        limit(workload.duration(), workload, "workload.duration"),
-        limit(workload.timeout(), workload, "workload.timeout"));
+        limit(workload.duration(), workload.position(), "workload.duration"),
+        limit(workload.timeout(), workload.position(), "workload.timeout"),
+        limit(workload.stopGrace(), workload.position(), "workload.stop_grace"));
   }
 
   private JobPlan job(Workload.Job job) {
@@ -107,6 +109,8 @@ public final class WorkloadPlanner {
     String nice = field(job, job.nice(), "nice", JobValues::niceProblem);
     String cpus = field(job, job.cpus(), "cpus", JobValues::cpusProblem);
     Integer niceness = nice == null ? null : Integer.valueOf(nice);
+    Duration duration = limit(job.duration(), job.position(), job.key() + ".duration");
+    Duration timeout = limit(job.timeout(), job.position(), job.key() + ".timeout");
     String ioClass = "none".equals(ionice) ? null : ionice;
     if (job.work() instanceof Workload.Dd dd) {
       long bs = Sizes.parseBytes(Substitution.apply(dd.bs(), vars, dd.position()));
@@ -120,6 +124,8 @@ public final class WorkloadPlanner {
           ioClass,
           niceness,
           cpus,
+          duration,
+          timeout,
           dd(job, dd, bs, processes));
     }
     if (job.work() instanceof Workload.Fio fio) {
@@ -128,7 +134,18 @@ public final class WorkloadPlanner {
         list.add(fio(job, fio, withProc(i), job.name() + "." + i));
       }
       return new JobPlan(
-          job.name(), job.on(), JobKind.FIO, Parser.FIO, 0, null, ioClass, niceness, cpus, list);
+          job.name(),
+          job.on(),
+          JobKind.FIO,
+          Parser.FIO,
+          0,
+          null,
+          ioClass,
+          niceness,
+          cpus,
+          duration,
+          timeout,
+          list);
     }
     Workload.Command command = (Workload.Command) job.work();
     List<ProcessPlan> list = new ArrayList<>();
@@ -150,6 +167,8 @@ public final class WorkloadPlanner {
         ioClass,
         niceness,
         cpus,
+        duration,
+        timeout,
         list);
   }
 
@@ -263,17 +282,17 @@ public final class WorkloadPlanner {
     return text;
   }
 
-  private Duration limit(String template, Workload workload, String key) {
+  private Duration limit(String template, Position position, String key) {
     if (template == null || namesUnknown(template)) {
       return null;
     }
-    String text = Substitution.apply(template, vars, workload.position()).trim();
+    String text = Substitution.apply(template, vars, position).trim();
     try {
       return Durations.parse(text);
     } catch (IllegalArgumentException e) {
       throw new MatrixException(
           new Problem(
-              workload.position(),
+              position,
               key,
               text.equals(template)
                   ? e.getMessage()

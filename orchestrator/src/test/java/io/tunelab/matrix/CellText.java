@@ -137,6 +137,7 @@ final class CellText {
             && only.key().equals("workload")
             && w.duration() == null
             && w.timeout() == null
+            && w.stopGrace() == null
             && only.ionice() == null
             && only.nice() == null
             && only.cpus() == null
@@ -153,6 +154,9 @@ final class CellText {
     if (w.timeout() != null) {
       out.append(", timeout ").append(w.timeout());
     }
+    if (w.stopGrace() != null) {
+      out.append(", stop_grace ").append(w.stopGrace());
+    }
     for (Workload.Job j : w.jobs()) {
       out.append("\n# job ")
           .append(j.name())
@@ -168,6 +172,12 @@ final class CellText {
       }
       if (j.cpus() != null) {
         out.append(", cpus ").append(j.cpus());
+      }
+      if (j.duration() != null) {
+        out.append(", duration ").append(j.duration());
+      }
+      if (j.timeout() != null) {
+        out.append(", timeout ").append(j.timeout());
       }
       out.append("): ").append(work(j.work()));
     }

@@ -64,6 +64,8 @@ class MatrixSchemaTest {
               "fio options are open-ended; tunelab's job keys are checked by name"),
           Map.entry(
               "timeout-inside-grace.yaml", "timeout against duration plus the grace is arithmetic"),
+          Map.entry(
+              "stop-grace-short.yaml", "timeout against duration plus stop_grace is arithmetic"),
           Map.entry("unknown-role.yaml", "roles are declared in the same file"),
           Map.entry("unknown-variable.yaml", "variables are declared in the same file"));
 

@@ -44,6 +44,22 @@ class WorkloadSummaryTest {
   }
 
   @Test
+  void aJobsOwnLimitsAndTheStopGraceAreInIt() {
+    assertEquals(
+        "duration: 15m, stop_grace: 2m, jobs: {writer: {command: ./w}, reader: {duration: 30s,"
+            + " command: ./r}}",
+        WorkloadSummary.of(
+            """
+            workload:
+              duration: 15m
+              stop_grace: 2m
+              jobs:
+                writer: {command: ./w}
+                reader: {duration: 30s, command: ./r}
+            """));
+  }
+
+  @Test
   void aLongWorkloadIsCutAndNoWorkloadGivesNothing() {
     String summary = WorkloadSummary.of("workload: {command: " + "x".repeat(500) + "}");
     assertEquals(WorkloadSummary.MAX, summary.length());

@@ -25,7 +25,7 @@ class MeasurementsTest {
             .mapToObj(i -> process(name + "." + i))
             .toList();
     JobKind kind = parser == Parser.DD ? JobKind.DD : JobKind.COMMAND;
-    return new JobPlan(name, "local", kind, parser, bs, bytes, null, null, null, list);
+    return new JobPlan(name, "local", kind, parser, bs, bytes, null, null, null, null, null, list);
   }
 
   private static JobResult dd(String name, long bytes, double seconds) {
@@ -44,6 +44,7 @@ class MeasurementsTest {
     WorkloadPlan plan =
         new WorkloadPlan(
             List.of(job("w", Parser.DD, 1048576, null, 2), job("c", Parser.NONE, 0, 1048576L, 1)),
+            null,
             null,
             null);
     List<JobResult> results =
@@ -80,7 +81,8 @@ class MeasurementsTest {
 
   @Test
   void withoutBytesOnlySecondsAreRecorded() {
-    WorkloadPlan plan = new WorkloadPlan(List.of(job("cmd", Parser.NONE, 0, null, 1)), null, null);
+    WorkloadPlan plan =
+        new WorkloadPlan(List.of(job("cmd", Parser.NONE, 0, null, 1)), null, null, null);
     assertEquals(
         "cmd.0 seconds 1.5\ncmd seconds 1.5\nall seconds 1.5",
         text(
@@ -91,7 +93,8 @@ class MeasurementsTest {
 
   @Test
   void aDdWithoutSummaryFailsNamingTheProcess() {
-    WorkloadPlan plan = new WorkloadPlan(List.of(job("dd", Parser.DD, 4096, null, 1)), null, null);
+    WorkloadPlan plan =
+        new WorkloadPlan(List.of(job("dd", Parser.DD, 4096, null, 1)), null, null, null);
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
@@ -126,7 +129,7 @@ class MeasurementsTest {
   @Test
   void fioProcessesAddUpTheirRatesAndKeepTheWorstPercentile() {
     WorkloadPlan plan =
-        new WorkloadPlan(List.of(job("reader", Parser.FIO, 0, null, 2)), null, null);
+        new WorkloadPlan(List.of(job("reader", Parser.FIO, 0, null, 2)), null, null, null);
     List<Sample> samples =
         Measurements.of(
             plan,
@@ -181,6 +184,7 @@ class MeasurementsTest {
             List.of(
                 job("writer", Parser.DD, 1048576, null, 1), job("reader", Parser.FIO, 0, null, 1)),
             null,
+            null,
             null);
     List<Sample> samples =
         Measurements.of(
@@ -201,7 +205,7 @@ class MeasurementsTest {
   void printedMetricsBelongToTheProcessThatPrintedThem() {
     List<String> stdout = Captures.lines(RepoFiles.testResources("workload/metrics/mixed.stdout"));
     WorkloadPlan one =
-        new WorkloadPlan(List.of(job("cmd", Parser.METRICS, 0, null, 1)), null, null);
+        new WorkloadPlan(List.of(job("cmd", Parser.METRICS, 0, null, 1)), null, null, null);
     List<Sample> single =
         Measurements.of(
             one, List.of(new JobResult("cmd.0", 0, 0, 1_250_000_000L, stdout, List.of())));
@@ -213,7 +217,7 @@ class MeasurementsTest {
     }
 
     WorkloadPlan two =
-        new WorkloadPlan(List.of(job("cmd", Parser.METRICS, 0, null, 2)), null, null);
+        new WorkloadPlan(List.of(job("cmd", Parser.METRICS, 0, null, 2)), null, null, null);
     List<Sample> pair =
         Measurements.of(
             two,
