@@ -121,7 +121,10 @@ public final class AgentSession implements AutoCloseable {
     return Facts.from(require(AgentVerb.FACTS, List.of(), FACTS_TIMEOUT));
   }
 
-  /** Reads {@code paths}: path to whether it exists and is writable, and its content. */
+  /**
+   * Reads {@code paths}: path to whether it exists and is writable, its content, and the file it
+   * leads to when symlinks make that another path.
+   */
   public Map<String, ReadResult> read(List<String> paths) {
     Map<String, ReadResult> results = new LinkedHashMap<>();
     if (paths.isEmpty()) {
@@ -130,6 +133,14 @@ public final class AgentSession implements AutoCloseable {
     Answer answer = require(AgentVerb.READ, paths, READ_TIMEOUT);
     for (String line : answer.lines()) {
       String[] row = Answer.fields(line, 3);
+      if (row[0].equals("resolved")) {
+        ReadResult read = results.get(row[1]);
+        if (read == null || !row[2].startsWith("/")) {
+          throw answer.malformed(line);
+        }
+        results.put(row[1], read.at(row[2]));
+        continue;
+      }
       ReadResult.State state =
           switch (row[0]) {
             case "rw" -> ReadResult.State.RW;
