@@ -39,6 +39,7 @@ public final class AgentSession implements AutoCloseable {
   public static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   private final Transport transport;
+  private final AgentScript script;
   private final String remotePath;
   private final ServeChannel channel;
 
@@ -48,13 +49,14 @@ public final class AgentSession implements AutoCloseable {
   /** True while a released trial's processes may run here: a cancel then is asked again. */
   private volatile boolean trialRunning;
 
-  AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
-    this(transport, remotePath, channel, RequestTimer.NONE);
-  }
-
-  AgentSession(
-      Transport transport, String remotePath, Transport.Channel channel, RequestTimer timer) {
+  private AgentSession(
+      Transport transport,
+      AgentScript script,
+      String remotePath,
+      Transport.Channel channel,
+      RequestTimer timer) {
     this.transport = transport;
+    this.script = script;
     this.remotePath = remotePath;
     this.channel = new ServeChannel(transport.host(), channel, timer);
   }
@@ -68,7 +70,8 @@ public final class AgentSession implements AutoCloseable {
   public static AgentSession start(Transport transport, AgentScript script, RequestTimer timer) {
     String path = AgentInstaller.install(transport, script);
     try {
-      return new AgentSession(transport, path, transport.open("exec sh " + path + " serve"), timer);
+      return new AgentSession(
+          transport, script, path, transport.open(AgentInstaller.exec(script, "serve")), timer);
     } catch (IOException e) {
       throw new AgentException(transport.host(), "cannot start the agent: " + e.getMessage(), e);
     }
@@ -88,10 +91,10 @@ public final class AgentSession implements AutoCloseable {
    */
   public static RestoreResult restoreOneShot(
       Transport transport, AgentScript script, boolean discard) {
-    String path = AgentInstaller.install(transport, script);
+    AgentInstaller.install(transport, script);
     byte[] payload = discard ? "discard\n".getBytes(StandardCharsets.UTF_8) : new byte[0];
     return RestoreResult.from(
-        oneShot(transport, path, AgentVerb.RESTORE, payload, ONE_SHOT_TIMEOUT));
+        oneShot(transport, script, AgentVerb.RESTORE, payload, ONE_SHOT_TIMEOUT));
   }
 
   public String host() {
@@ -314,7 +317,7 @@ public final class AgentSession implements AutoCloseable {
   }
 
   private List<Long> cancelOnce() {
-    Answer answer = oneShot(transport, remotePath, AgentVerb.CANCEL, CANCEL_TIMEOUT);
+    Answer answer = oneShot(transport, script, AgentVerb.CANCEL, new byte[0], CANCEL_TIMEOUT);
     List<Long> killed = new ArrayList<>();
     for (String[] row : answer.rows("killed", 2)) {
       try {
@@ -356,15 +359,10 @@ public final class AgentSession implements AutoCloseable {
   }
 
   private static Answer oneShot(
-      Transport transport, String path, AgentVerb verb, Duration timeout) {
-    return oneShot(transport, path, verb, new byte[0], timeout);
-  }
-
-  private static Answer oneShot(
-      Transport transport, String path, AgentVerb verb, byte[] payload, Duration timeout) {
+      Transport transport, AgentScript script, AgentVerb verb, byte[] payload, Duration timeout) {
     try {
       Transport.ExecResult result =
-          transport.exec("exec sh " + path + " " + verb.wire(), payload, timeout);
+          transport.exec(AgentInstaller.exec(script, verb.wire()), payload, timeout);
       // LF alone ends a line, as on the serve channel: a CR is part of the line it is in.
       String text = result.stdoutText();
       List<String> lines =
