@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/faults.sh [COUNT] — inject the faults of an unattended night and print what happened.
 #
-# Ten rows, one per fault (docs/reliability.md has a full run's table and what each row
+# Eleven rows, one per fault (docs/reliability.md has a full run's table and what each row
 # means for a user). Every row checks that no trial was lost or stored twice, that the knob
 # it tuned is back at its original value and that no process the run started is left.
 # The script exits 1 when any row lost, duplicated or left something, or did not behave.
@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 COUNT=${1:-20}
 SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
 DB_LOCK=${FAULTS_DB_LOCK:-40}
-ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11}
 JAR=$ROOT/orchestrator/target/tunelab.jar
 LABHOST=/var/tmp/tunelab-lab
 
@@ -55,6 +55,9 @@ trap 'exit 130' INT TERM
 
 # tunelab with this script's agent state; the grace is short so a killed run's agent ends soon.
 tl() { TUNELAB_STATE=$STATE TUNELAB_GRACE=2 java -jar "$JAR" "$@"; }
+# The same, only ever started with &: exec makes the background subshell the JVM itself, so $!
+# is the controller's pid (kill -9 of a function's subshell leaves its java running).
+tl_bg() { TUNELAB_STATE=$STATE TUNELAB_GRACE=2 exec java -jar "$JAR" "$@"; }
 q() { sqlite3 -cmd '.timeout 60000' "$1" "$2"; }
 now() { date +%s.%N; }
 since() { printf '%.0f s' "$(echo "$(now) - $1" | bc)"; }
@@ -145,20 +148,25 @@ if want 1; then
   t0=$(now) db=$WORK/kill.db m=$WORK/kill.yaml
   local_matrix "$m" 8 "sleep 0.2"
   RANDOM=$SEED
-  kills=0 restores=0 exps=1
+  kills=0 restores=0
   while [ "$kills" -lt "$COUNT" ]; do
     exp=$(q "$db" "select max(id) from experiments" 2>/dev/null)
     status=$(q "$db" "select status from experiments where id = '$exp'" 2>/dev/null)
-    if [ -z "$exp" ]; then
-      tl run "$m" --db "$db" >>"$WORK/kill.out" 2>&1 &
-    elif [ "$status" = finished ]; then
-      exps=$((exps + 1))
-      tl run "$m" --db "$db" >>"$WORK/kill.out" 2>&1 &
+    if [ -z "$exp" ] || [ "$status" = finished ]; then
+      tl_bg run "$m" --db "$db" >>"$WORK/kill.out" 2>&1 &
+      pid=$!
+      BG+=("$pid")
+      # a kill before the new plan is stored leaves nothing to resume: the moment counts from then
+      end=$(($(date +%s) + 120))
+      while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$end" ] &&
+        [ "$(q "$db" "select coalesce(max(id), 0) from experiments" 2>/dev/null || echo 0)" = "${exp:-0}" ]; do
+        sleep 0.05
+      done
     else
-      tl resume "$exp" --db "$db" >>"$WORK/kill.out" 2>&1 &
+      tl_bg resume "$exp" --db "$db" >>"$WORK/kill.out" 2>&1 &
+      pid=$!
+      BG+=("$pid")
     fi
-    pid=$!
-    BG+=("$pid")
     ms=$((RANDOM % 4000 + 300))
     sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     if kill -KILL "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
@@ -175,7 +183,8 @@ if want 1; then
   knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
   left=$(left_after "$STATE" 10)
   trials=$(q "$db" "select count(*) from trials") exps=$(q "$db" "select count(*) from experiments")
-  ok=$([ "$lost$dup$knob$left$unfinished" = 00000 ] && echo 1 || echo 0)
+  # a row whose every kill came before the plan was stored has tested nothing
+  ok=$([ "$lost$dup$knob$left$unfinished" = 00000 ] && [ "$trials" -gt 0 ] && echo 1 || echo 0)
   row 1 "controller kill -9 x$COUNT (seed $SEED), resume after each ($restores after restore)" \
     "$exps experiment(s), $trials trials all ok once; $unfinished unfinished" \
     "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
@@ -455,12 +464,79 @@ if want 10; then
     "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
 fi
 
+# 11. A planted database: a killed run's database whose stored capture was edited to inject
+#     shell; the same database with its stored teardown edited and group-writable; then
+#     another user's. restore and resume must refuse each (exit 3) before any host is
+#     contacted: nothing runs, no journal is replayed. The untouched copy then resumes.
+if want 11; then
+  t0=$(now) db=$WORK/planted.db m=$WORK/planted.yaml pwned=$WORK/PWNED
+  cat >"$m" <<EOF
+name: planted
+setup:
+  - run: echo clean
+    capture: tag
+teardown:
+  - run: echo \${tag} >>$WORK/planted-teardown
+settings:
+  local.block.$LOOP.read_ahead_kb: 4096
+repeat: 3
+workload:
+  command: sleep 2
+EOF
+  tl_bg run "$m" --db "$db" >"$WORK/planted.out" 2>&1 &
+  pid=$!
+  BG+=("$pid")
+  wait_trial "$db" 2
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  # its agent restores the knob by itself after the grace, and exits
+  left_after "$STATE" 15 >/dev/null
+  q "$db" "pragma wal_checkpoint(truncate)" >/dev/null
+  cp -p "$db" "$WORK/planted-clean.db"
+  : >"$WORK/planted-teardown"
+  refusals=() nothing=1
+  try_plant() { # $1 what was planted: restore and resume must both exit 3
+    local rc1 rc2
+    tl restore --db "$db" >>"$WORK/planted.out" 2>&1
+    rc1=$?
+    tl resume 1 --db "$db" >>"$WORK/planted.out" 2>&1
+    rc2=$?
+    refusals+=("$1 $rc1/$rc2")
+    [ "$rc1$rc2" = 33 ] || nothing=0
+  }
+  q "$db" "update variables set value = 'x; touch $pwned; #' where name = 'tag'"
+  try_plant "capture edited"
+  cp -p "$WORK/planted-clean.db" "$db"
+  q "$db" "update experiments set matrix_yaml = replace(matrix_yaml, 'echo \${tag}', 'touch $pwned; echo')"
+  chmod g+w "$db"
+  try_plant "steps edited and g+w"
+  chmod 600 "$db"
+  chown nobody "$db"
+  try_plant "another user's"
+  { [ -e "$pwned" ] || [ -s "$WORK/planted-teardown" ]; } && nothing=0
+  planted_knob=$(ra "$LOOP")
+  cp -p "$WORK/planted-clean.db" "$db"
+  chown root "$db"
+  chmod 600 "$db"
+  tl resume 1 --db "$db" >"$WORK/planted2.out" 2>&1
+  rc=$?
+  lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(ra "$LOOP") $planted_knob" = "$ORIG $ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 5)
+  teardown=$(sort -u "$WORK/planted-teardown" | tr '\n' ' ')
+  ok=$([ "$nothing" = 1 ] && [ "$rc" = 0 ] && [ ! -e "$pwned" ] && [ "$teardown" = "clean " ] &&
+    [ "$lost$dup$knob$left" = 0000 ] && echo 1 || echo 0)
+  row 11 "planted database (a killed run's): capture edited; steps edited and g+w; another user's" \
+    "restore/resume exit $(IFS=,; echo "${refusals[*]}"); ran: $([ "$nothing" = 1 ] && echo nothing || echo SOMETHING); untouched copy: resume exit $rc, $(q "$db" "select count(*) from trials where status = 'ok'") trials ok, teardown with tag=${teardown% }" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+fi
+
 # ---------------------------------------------------------------------------------------------
 echo
 echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
 printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
-for n in 1 2 3 4 5 6 7 8 9 10; do
+for n in 1 2 3 4 5 6 7 8 9 10 11; do
   [ -n "${NAMES[$n]:-}" ] || continue
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
     "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"

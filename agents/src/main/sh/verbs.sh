@@ -138,6 +138,8 @@ verb_read() {
     esac
     get_value "$RESOLVED_PATH" || VALUE=
     printf '%s\t%s\t%s\n' "$rd_state" "$rd_path" "$VALUE"
+    # The file as symlinks lead to it: the controller tells two names for one file by it.
+    [ "$RESOLVED_PATH" = "$rd_path" ] || printf 'resolved\t%s\t%s\n' "$rd_path" "$RESOLVED_PATH"
   done
   return "$rd_rc"
 }

@@ -180,6 +180,25 @@ class OneShotVerbsTest {
         read.lines());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void readNamesTheFileASymlinkedPathLeadsTo(String shell, @TempDir Path dir) throws IOException {
+    // As /sys/block/loop3 leads to /sys/devices/virtual/block/loop3: two names, one file.
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Files.createDirectories(agent.knobPath("devices/loop3/queue"));
+    Path real = agent.knob("devices/loop3/queue/read_ahead_kb", "128").toRealPath();
+    Path block = Files.createDirectories(agent.knobPath("block"));
+    Files.createSymbolicLink(block.resolve("loop3"), real.getParent().getParent());
+    Path viaLink = block.resolve("loop3/queue/read_ahead_kb");
+
+    Result read = agent.call("read", viaLink.toString(), real.toString());
+
+    assertEquals(0, read.rc(), read.stderr());
+    assertEquals(
+        List.of(tab("rw", viaLink, "128"), tab("resolved", viaLink, real), tab("rw", real, "128")),
+        read.lines());
+  }
+
   @Tag("integration") // needs root: the agent only reads files it could also write
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})

@@ -42,6 +42,7 @@ public final class AgentSession implements AutoCloseable {
   public static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   private final Transport transport;
+  private final AgentScript script;
   private final String remotePath;
   private final ServeChannel channel;
 
@@ -51,13 +52,14 @@ public final class AgentSession implements AutoCloseable {
   /** True while a released trial's processes may run here: a cancel then is asked again. */
   private volatile boolean trialRunning;
 
-  AgentSession(Transport transport, String remotePath, Transport.Channel channel) {
-    this(transport, remotePath, channel, RequestTimer.NONE);
-  }
-
-  AgentSession(
-      Transport transport, String remotePath, Transport.Channel channel, RequestTimer timer) {
+  private AgentSession(
+      Transport transport,
+      AgentScript script,
+      String remotePath,
+      Transport.Channel channel,
+      RequestTimer timer) {
     this.transport = transport;
+    this.script = script;
     this.remotePath = remotePath;
     this.channel = new ServeChannel(transport.host(), channel, timer);
   }
@@ -71,7 +73,8 @@ public final class AgentSession implements AutoCloseable {
   public static AgentSession start(Transport transport, AgentScript script, RequestTimer timer) {
     String path = AgentInstaller.install(transport, script);
     try {
-      return new AgentSession(transport, path, transport.open("exec sh " + path + " serve"), timer);
+      return new AgentSession(
+          transport, script, path, transport.open(AgentInstaller.exec(script, "serve")), timer);
     } catch (IOException e) {
       throw new AgentException(transport.host(), "cannot start the agent: " + e.getMessage(), e);
     }
@@ -91,10 +94,10 @@ public final class AgentSession implements AutoCloseable {
    */
   public static RestoreResult restoreOneShot(
       Transport transport, AgentScript script, boolean discard) {
-    String path = AgentInstaller.install(transport, script);
+    AgentInstaller.install(transport, script);
     byte[] payload = discard ? "discard\n".getBytes(StandardCharsets.UTF_8) : new byte[0];
     return RestoreResult.from(
-        oneShot(transport, path, AgentVerb.RESTORE, payload, ONE_SHOT_TIMEOUT));
+        oneShot(transport, script, AgentVerb.RESTORE, payload, ONE_SHOT_TIMEOUT));
   }
 
   public String host() {
@@ -124,7 +127,10 @@ public final class AgentSession implements AutoCloseable {
     return Facts.from(require(AgentVerb.FACTS, List.of(), FACTS_TIMEOUT));
   }
 
-  /** Reads {@code paths}: path to whether it exists and is writable, and its content. */
+  /**
+   * Reads {@code paths}: path to whether it exists and is writable, its content, and the file it
+   * leads to when symlinks make that another path.
+   */
   public Map<String, ReadResult> read(List<String> paths) {
     Map<String, ReadResult> results = new LinkedHashMap<>();
     if (paths.isEmpty()) {
@@ -133,6 +139,14 @@ public final class AgentSession implements AutoCloseable {
     Answer answer = require(AgentVerb.READ, paths, READ_TIMEOUT);
     for (String line : answer.lines()) {
       String[] row = Answer.fields(line, 3);
+      if (row[0].equals("resolved")) {
+        ReadResult read = results.get(row[1]);
+        if (read == null || !row[2].startsWith("/")) {
+          throw answer.malformed(line);
+        }
+        results.put(row[1], read.at(row[2]));
+        continue;
+      }
       ReadResult.State state =
           switch (row[0]) {
             case "rw" -> ReadResult.State.RW;
@@ -299,7 +313,7 @@ public final class AgentSession implements AutoCloseable {
   }
 
   private List<Long> cancelOnce() {
-    Answer answer = oneShot(transport, remotePath, AgentVerb.CANCEL, CANCEL_TIMEOUT);
+    Answer answer = oneShot(transport, script, AgentVerb.CANCEL, new byte[0], CANCEL_TIMEOUT);
     List<Long> killed = new ArrayList<>();
     for (String[] row : answer.rows("killed", 2)) {
       try {
@@ -341,15 +355,10 @@ public final class AgentSession implements AutoCloseable {
   }
 
   private static Answer oneShot(
-      Transport transport, String path, AgentVerb verb, Duration timeout) {
-    return oneShot(transport, path, verb, new byte[0], timeout);
-  }
-
-  private static Answer oneShot(
-      Transport transport, String path, AgentVerb verb, byte[] payload, Duration timeout) {
+      Transport transport, AgentScript script, AgentVerb verb, byte[] payload, Duration timeout) {
     try {
       Transport.ExecResult result =
-          transport.exec("exec sh " + path + " " + verb.wire(), payload, timeout);
+          transport.exec(AgentInstaller.exec(script, verb.wire()), payload, timeout);
       // LF alone ends a line, as on the serve channel: a CR is part of the line it is in.
       String text = result.stdoutText();
       List<String> lines =

@@ -290,7 +290,34 @@ public final class KnobCatalogue {
         throw bad(name, "no such vm sysctl (did you mean 'vm." + meant.get() + "'?)");
       }
     }
+    refuseAllInterfaces(name, path.toString());
     return new Knob(name, path.toString(), Knob.Kind.SYSCTL, null);
+  }
+
+  /**
+   * Refuses {@code net.ipv4.conf.all.*} and {@code net.ipv6.conf.all.*}: the kernel copies some of
+   * them into every interface's own file (forwarding, disable_ipv6), so writing one changes files
+   * no journal holds, and restoring it would give every interface the same value, not its own.
+   * {@code conf.default.*} stays: it is one file, followed only by interfaces that never had their
+   * own value written, and restoring it gives those back theirs.
+   */
+  private static void refuseAllInterfaces(String name, String path) {
+    for (String family : List.of("ipv4", "ipv6")) {
+      String all = "/proc/sys/net/" + family + "/conf/all/";
+      if (path.startsWith(all) && path.length() > all.length()) {
+        String attr = path.substring(all.length());
+        throw bad(
+            name,
+            "conf.all is copied into every interface's own file, which no restore could put"
+                + " back: set net."
+                + family
+                + ".conf.IFACE."
+                + attr
+                + " for each interface instead (IFACE as /proc/sys/net/"
+                + family
+                + "/conf lists it)");
+      }
+    }
   }
 
   private static Knob block(String name, String[] parts) {
@@ -392,6 +419,7 @@ public final class KnobCatalogue {
             name, "path segment '" + segment + "' may only contain letters, digits and _ . : - /");
       }
     }
+    refuseAllInterfaces(name, path);
     Optional<String> canonical = catalogueNameFor(path);
     if (canonical.isPresent()) {
       // One name per file, so the ordering and pair rules cannot be bypassed.

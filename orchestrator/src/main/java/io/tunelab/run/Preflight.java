@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.TunelabException;
+import io.tunelab.knob.Aliases;
 import io.tunelab.knob.ApplyPlanner;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.KnobChecks;
@@ -17,8 +18,10 @@ import java.util.Set;
 
 /**
  * Checks, before the first write, that every knob exists on its host, is writable, and accepts
- * every value the plan will write; returns each knob's value at the start (its original). A cell's
- * own knobs (named through its captures) get the same checks when the cell is set up.
+ * every value the plan will write, and that no setting is named twice (two names for one file, or
+ * one kernel's file on two hosts: see {@link Aliases}); returns each knob's value at the start (its
+ * original). A cell's own knobs (named through its captures) get the same checks when the cell is
+ * set up.
  */
 final class Preflight {
   private Preflight() {}
@@ -121,19 +124,33 @@ final class Preflight {
     }
 
     Findings judge(Hosts hosts) {
+      // With the knobs, each host's boot id: hosts that share one are one kernel.
+      boolean several = values.size() > 1;
       Map<String, Map<String, ReadResult>> reads =
           hosts.parallel(
-              s ->
-                  values.containsKey(s.host())
-                      ? s.read(KnobChecks.pathsToRead(values.get(s.host()).keySet()))
-                      : Map.<String, ReadResult>of());
+              s -> {
+                if (!values.containsKey(s.host())) {
+                  return Map.<String, ReadResult>of();
+                }
+                List<String> paths =
+                    new ArrayList<>(KnobChecks.pathsToRead(values.get(s.host()).keySet()));
+                if (several) {
+                  paths.add(Aliases.BOOT_ID);
+                }
+                return s.read(paths);
+              });
       Map<String, Map<String, String>> originals = new HashMap<>();
+      Map<String, Set<Knob>> knobsByHost = new LinkedHashMap<>();
       values.forEach(
           (host, perKnob) -> {
             KnobChecks.checkAll(perKnob, reads.get(host))
                 .forEach(p -> problems.add("host " + host + ": " + p));
+            Aliases.within(perKnob.keySet(), reads.get(host))
+                .forEach(p -> problems.add("host " + host + ": " + p));
             originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
+            knobsByHost.put(host, perKnob.keySet());
           });
+      problems.addAll(Aliases.across(knobsByHost, reads));
       return new Findings(originals, problems);
     }
   }

@@ -179,4 +179,22 @@ class KnobCatalogueTest {
       assertEquals("/proc/sys/" + name.replace('.', '/'), KnobCatalogue.parse(name).path());
     }
   }
+
+  @Test
+  void aConfAllSysctlIsRefusedWithThePerInterfaceName() {
+    for (String name :
+        List.of(
+            "net.ipv4.conf.all.forwarding",
+            "net.ipv6.conf.all.disable_ipv6",
+            "proc:/proc/sys/net/ipv4/conf/all/rp_filter")) {
+      String m = message(name);
+      assertTrue(m.startsWith("knob '" + name + "': conf.all is copied into every interface"), m);
+      assertTrue(m.contains(".conf.IFACE."), m);
+    }
+    assertTrue(message("net.ipv6.conf.all.forwarding").contains("net.ipv6.conf.IFACE.forwarding"));
+    for (String name :
+        List.of("net.ipv4.conf.eth0.forwarding", "net.ipv4.conf.default.rp_filter")) {
+      assertEquals("/proc/sys/" + name.replace('.', '/'), KnobCatalogue.parse(name).path(), name);
+    }
+  }
 }
