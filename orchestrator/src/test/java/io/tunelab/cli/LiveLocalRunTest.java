@@ -88,8 +88,15 @@ class LiveLocalRunTest {
               Duration.ofMillis(50),
               () -> !Files.exists(dir.resolve("state/lock"))),
           "the agent lock is released: " + log);
-      assertFalse(
-          ProcessHandle.of(Long.parseLong(agent)).map(ProcessHandle::isAlive).orElse(false),
+      // The lock goes as the agent's last act: its exit follows a moment later.
+      assertTrue(
+          TestTime.poll(
+              Duration.ofSeconds(10),
+              Duration.ofMillis(50),
+              () ->
+                  !ProcessHandle.of(Long.parseLong(agent))
+                      .map(ProcessHandle::isAlive)
+                      .orElse(false)),
           "the run's agent is gone");
     } finally {
       run.destroyForcibly();
