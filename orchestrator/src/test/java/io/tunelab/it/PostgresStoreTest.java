@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
+import io.tunelab.store.postgres.PostgresDatabase;
+import io.tunelab.store.postgres.PostgresSchema;
+import io.tunelab.store.postgres.PostgresUrl;
 import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
@@ -15,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -177,6 +181,27 @@ class PostgresStoreTest {
             "n=2");
     assertEquals(0, typed.code(), typed.all());
     assertEquals(4, typed.out().lines().count(), typed.out());
+  }
+
+  @Test
+  void aTransactionAfterTheServerRestartedRunsAgainOnANewConnection() throws Exception {
+    String url = lab.freshDatabase();
+    try (PostgresDatabase db =
+        PostgresSchema.openWritable(
+            PostgresUrl.parse(url, Map.of()), Map.of(), Fixtures.CLOCK)) {
+      long before = db.transaction("count", PostgresStoreTest::experiments);
+      LoopDisk.sh(Lab.root().resolve("lab/postgres") + " restart");
+      // The connection the database held died with the server; the work runs on a new one.
+      assertEquals(before, db.transaction("count again", PostgresStoreTest::experiments));
+    }
+  }
+
+  private static long experiments(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM experiments")) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   @Test
