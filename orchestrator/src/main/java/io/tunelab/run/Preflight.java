@@ -127,10 +127,29 @@ final class Preflight {
                   values.containsKey(s.host())
                       ? s.read(KnobChecks.pathsToRead(values.get(s.host()).keySet()))
                       : Map.<String, ReadResult>of());
+      Map<String, List<String>> toList = new LinkedHashMap<>();
+      values.forEach(
+          (host, perKnob) -> {
+            Set<String> dirs = new LinkedHashSet<>();
+            for (Knob k : perKnob.keySet()) {
+              ReadResult own = reads.get(host).get(k.path());
+              if (own == null || !own.exists()) {
+                dirs.addAll(KnobChecks.dirsToList(k));
+              }
+            }
+            if (!dirs.isEmpty()) {
+              toList.put(host, List.copyOf(dirs));
+            }
+          });
+      // Only a host with a missing sysctl is asked, and only for that sysctl's directories.
+      Map<String, Map<String, List<String>>> listings =
+          toList.isEmpty()
+              ? Map.of()
+              : hosts.parallel(toList.keySet(), s -> s.list(toList.get(s.host())));
       Map<String, Map<String, String>> originals = new HashMap<>();
       values.forEach(
           (host, perKnob) -> {
-            KnobChecks.checkAll(perKnob, reads.get(host))
+            KnobChecks.checkAll(perKnob, reads.get(host), listings.getOrDefault(host, Map.of()))
                 .forEach(p -> problems.add("host " + host + ": " + p));
             originals.put(host, ApplyPlanner.originals(perKnob.keySet(), reads.get(host)));
           });
