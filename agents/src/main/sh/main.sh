@@ -8,6 +8,7 @@ dispatch() {
     hello) verb_hello ;;
     facts) verb_facts ;;
     read) verb_read ;;
+    list) verb_list ;;
     apply) verb_apply ;;
     restore) verb_restore ;;
     journal) verb_journal ;;
@@ -41,7 +42,7 @@ one_shot() {
     *) prepare_state ;;
   esac
   case $1 in
-    read | apply | run) cat >"$PAYLOAD_FILE" ;;
+    read | list | apply | run) cat >"$PAYLOAD_FILE" ;;
     restore | health) if [ -t 0 ]; then : >"$PAYLOAD_FILE"; else cat >"$PAYLOAD_FILE"; fi ;;
     *) : >"$PAYLOAD_FILE" ;;
   esac

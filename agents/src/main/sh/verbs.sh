@@ -144,6 +144,36 @@ verb_read() {
   return "$rd_rc"
 }
 
+# Lists directories of knobs, one per payload line, confined as read's paths: an
+# `entry<TAB>DIR<TAB>NAME` line per entry, `missing<TAB>DIR<TAB>` for no such directory.
+# Preflight asks it for the directories of a sysctl that does not exist, to name the
+# host's nearest one; a glob, so no process per directory.
+verb_list() {
+  resolve_payload read || RESOLVED_MAP=$NL
+  ls_rc=0
+  ls_all=$PAYLOAD
+  while [ -n "$ls_all" ]; do
+    ls_dir=${ls_all%%"$NL"*}
+    ls_all=${ls_all#*"$NL"}
+    [ -n "$ls_dir" ] || continue
+    if ! path_allowed "$ls_dir"; then
+      err "list: $ls_dir: $FAIL_REASON"
+      printf 'fail\t%s\t%s\n' "$ls_dir" "$FAIL_REASON"
+      ls_rc=1
+      continue
+    fi
+    if [ ! -d "$RESOLVED_PATH" ]; then
+      printf 'missing\t%s\t\n' "$ls_dir"
+      continue
+    fi
+    for ls_entry in "$RESOLVED_PATH"/*; do
+      [ -e "$ls_entry" ] || [ -h "$ls_entry" ] || continue
+      printf 'entry\t%s\t%s\n' "$ls_dir" "${ls_entry##*/}"
+    done
+  done
+  return "$ls_rc"
+}
+
 # Writes one journal line back ($1 path, $2 original); adds it to RESTORE_KEEP when it
 # must stay for a later retry.
 restore_line() {

@@ -199,6 +199,42 @@ class OneShotVerbsTest {
         read.lines());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void listTellsEachDirectorysEntriesAndMissingDirectories(String shell, @TempDir Path dir)
+      throws IOException {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Files.createDirectories(agent.knobPath("core"));
+    agent.knob("core/somaxconn", "4096");
+    agent.knob("core/netdev_budget", "300");
+    Files.createDirectories(agent.knobPath("core/sub dir"));
+    Path core = agent.knobPath("core");
+    Path missing = agent.knobPath("cor");
+
+    Result list = agent.call("list", core.toString(), missing.toString());
+
+    assertEquals(0, list.rc(), list.stderr());
+    assertEquals(
+        List.of(
+            tab("entry", core, "netdev_budget"),
+            tab("entry", core, "somaxconn"),
+            tab("entry", core, "sub dir"),
+            tab("missing", missing, "")),
+        list.lines());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void listRefusesADirectoryOutsideTheKnobTrees(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+
+    Result list = agent.call("list", "/etc");
+
+    assertEquals(1, list.rc(), list.stderr());
+    assertEquals(1, list.lines().size(), list.lines().toString());
+    assertTrue(list.lines().get(0).startsWith("fail\t/etc\trefused: "), list.lines().toString());
+  }
+
   @Tag("integration") // needs root: the agent only reads files it could also write
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})

@@ -160,6 +160,27 @@ public final class AgentSession implements AutoCloseable {
   }
 
   /**
+   * Lists the directories {@code dirs} (knob directories, confined as {@link #read}'s paths): each
+   * directory that exists to its entries' names; a missing one is left out.
+   */
+  public Map<String, List<String>> list(List<String> dirs) {
+    Map<String, List<String>> entries = new LinkedHashMap<>();
+    if (dirs.isEmpty()) {
+      return entries;
+    }
+    Answer answer = require(AgentVerb.LIST, dirs, READ_TIMEOUT);
+    for (String line : answer.lines()) {
+      String[] row = Answer.fields(line, 3);
+      switch (row[0]) {
+        case "entry" -> entries.computeIfAbsent(row[1], d -> new ArrayList<>()).add(row[2]);
+        case "missing" -> {}
+        default -> throw answer.malformed("unknown list line '" + row[0] + "'");
+      }
+    }
+    return entries;
+  }
+
+  /**
    * The host's health figures; with {@code cursor} (from an earlier snapshot, null for none) also
    * the kernel's lines logged since.
    */

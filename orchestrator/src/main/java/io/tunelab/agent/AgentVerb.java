@@ -5,6 +5,7 @@ public enum AgentVerb {
   HELLO("hello"),
   FACTS("facts"),
   READ("read"),
+  LIST("list"),
   APPLY("apply"),
   RESTORE("restore"),
   JOURNAL("journal"),

@@ -1,6 +1,7 @@
 package io.tunelab.knob;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Set;
  * when the trial writes it, and a failed write fails that trial.
  */
 public final class KnobChecks {
+  private static final String SYSCTL_ROOT = "/proc/sys";
+
   private KnobChecks() {}
 
   /** Every file preflight must read for these knobs: their own and their related files. */
@@ -39,6 +42,19 @@ public final class KnobChecks {
    */
   public static List<String> checkAll(
       Map<Knob, ? extends Collection<String>> valuesByKnob, Map<String, ReadResult> reads) {
+    return checkAll(valuesByKnob, reads, Map.of());
+  }
+
+  /**
+   * As {@link #checkAll(Map, Map)}, and a sysctl that does not exist names the host's nearest one.
+   *
+   * @param listings the host's entries of the {@link #dirsToList} directories of the missing knobs
+   *     (a directory that does not exist is absent)
+   */
+  public static List<String> checkAll(
+      Map<Knob, ? extends Collection<String>> valuesByKnob,
+      Map<String, ReadResult> reads,
+      Map<String, ? extends Collection<String>> listings) {
     Set<String> problems = new LinkedHashSet<>();
     for (Map.Entry<Knob, ? extends Collection<String>> e : valuesByKnob.entrySet()) {
       Knob k = e.getKey();
@@ -51,7 +67,8 @@ public final class KnobChecks {
       for (String value : e.getValue()) {
         Optional<String> problem =
             deferred ? KnobValues.validate(k, value) : check(k, value, own, reads);
-        problem.ifPresent(problems::add);
+        boolean absent = !own.exists() && KnobValues.validate(k, value).isEmpty();
+        problem.map(p -> absent ? p + sysctlHint(k, listings) : p).ifPresent(problems::add);
       }
     }
     return List.copyOf(problems);
@@ -159,6 +176,75 @@ public final class KnobChecks {
       default -> {}
     }
     return k.path() + " does not exist";
+  }
+
+  /**
+   * The directories to list for a hint when knob {@code k} does not exist: for a sysctl, each
+   * directory from {@code /proc/sys/<family>} down to the knob's own ({@code /proc/sys/net}, {@code
+   * /proc/sys/net/core} for {@code net.core.somaxconn}); for other knobs none.
+   */
+  public static List<String> dirsToList(Knob k) {
+    if (!isSysctl(k)) {
+      return List.of();
+    }
+    String[] parts = sysctlParts(k);
+    List<String> dirs = new ArrayList<>();
+    StringBuilder dir = new StringBuilder(SYSCTL_ROOT);
+    for (int i = 0; i < parts.length - 1; i++) {
+      dir.append('/').append(parts[i]);
+      dirs.add(dir.toString());
+    }
+    return dirs;
+  }
+
+  /**
+   * Ends the message of a sysctl that does not exist with the host's nearest name, from the host's
+   * own directory listings: {@code " (did you mean 'net.core.somaxconn'?)"} for a misspelt last
+   * part, {@code " (net has no 'cor'; did you mean 'net.core'?)"} for a misspelt directory, or
+   * nothing when the listings suggest nothing.
+   */
+  static String sysctlHint(Knob k, Map<String, ? extends Collection<String>> listings) {
+    if (!isSysctl(k)) {
+      return "";
+    }
+    String[] parts = sysctlParts(k);
+    StringBuilder dir = new StringBuilder(SYSCTL_ROOT + "/" + parts[0]);
+    for (int i = 1; i < parts.length; i++) {
+      Collection<String> entries = listings.get(dir.toString());
+      if (entries == null) {
+        return "";
+      }
+      if (!entries.contains(parts[i])) {
+        String family = String.join(".", Arrays.copyOf(parts, i));
+        Optional<String> meant = Spelling.closest(parts[i], entries);
+        if (meant.isEmpty()) {
+          return "";
+        }
+        if (i == parts.length - 1) {
+          return " (did you mean '" + family + "." + meant.get() + "'?)";
+        }
+        return " ("
+            + family
+            + " has no '"
+            + parts[i]
+            + "'; did you mean '"
+            + family
+            + "."
+            + meant.get()
+            + "'?)";
+      }
+      dir.append('/').append(parts[i]);
+    }
+    return "";
+  }
+
+  private static boolean isSysctl(Knob k) {
+    return k.kind() == Knob.Kind.SYSCTL && k.path().startsWith(SYSCTL_ROOT + "/");
+  }
+
+  /** A sysctl's path below /proc/sys, split: {@code net}, {@code core}, {@code somaxconn}. */
+  private static String[] sysctlParts(Knob k) {
+    return k.path().substring(SYSCTL_ROOT.length() + 1).split("/");
   }
 
   private static boolean deviceExists(Knob k, Map<String, ReadResult> reads) {

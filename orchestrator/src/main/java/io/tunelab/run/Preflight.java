@@ -139,11 +139,30 @@ final class Preflight {
                 }
                 return s.read(paths);
               });
+      Map<String, List<String>> toList = new LinkedHashMap<>();
+      values.forEach(
+          (host, perKnob) -> {
+            Set<String> dirs = new LinkedHashSet<>();
+            for (Knob k : perKnob.keySet()) {
+              ReadResult own = reads.get(host).get(k.path());
+              if (own == null || !own.exists()) {
+                dirs.addAll(KnobChecks.dirsToList(k));
+              }
+            }
+            if (!dirs.isEmpty()) {
+              toList.put(host, List.copyOf(dirs));
+            }
+          });
+      // Only a host with a missing sysctl is asked, and only for that sysctl's directories.
+      Map<String, Map<String, List<String>>> listings =
+          toList.isEmpty()
+              ? Map.of()
+              : hosts.parallel(toList.keySet(), s -> s.list(toList.get(s.host())));
       Map<String, Map<String, String>> originals = new HashMap<>();
       Map<String, Set<Knob>> knobsByHost = new LinkedHashMap<>();
       values.forEach(
           (host, perKnob) -> {
-            KnobChecks.checkAll(perKnob, reads.get(host))
+            KnobChecks.checkAll(perKnob, reads.get(host), listings.getOrDefault(host, Map.of()))
                 .forEach(p -> problems.add("host " + host + ": " + p));
             Aliases.within(perKnob.keySet(), reads.get(host))
                 .forEach(p -> problems.add("host " + host + ": " + p));

@@ -52,16 +52,19 @@ class LabStudiesTest {
   }
 
   private Cli.Result run(Path matrix, Path db) {
-    Cli.Result r =
-        Cli.tunelab(
-            "run",
-            matrix.toString(),
-            "--hosts",
-            Lab.root().resolve("lab/hosts.yaml").toString(),
-            "--db",
-            db.toString());
+    Cli.Result r = runAny(matrix, db);
     assertEquals(0, r.code(), r.all());
     return r;
+  }
+
+  private static Cli.Result runAny(Path matrix, Path db) {
+    return Cli.tunelab(
+        "run",
+        matrix.toString(),
+        "--hosts",
+        Lab.root().resolve("lab/hosts.yaml").toString(),
+        "--db",
+        db.toString());
   }
 
   private static String table(Path db, String... args) {
@@ -153,6 +156,60 @@ class LabStudiesTest {
             db,
             "select count(*) from samples where job like 'cmd.%' and metric = 'mib_per_s'"
                 + " and value > 0"));
+  }
+
+  /** The matrix with one case, two writers, one repetition and the given source size. */
+  private Path oneCell(String source, String duration, String free) throws Exception {
+    return small(
+        "nfs-writeback",
+        "head -c 8M",
+        "head -c " + source,
+        "    nfs:thresh=100M+bg=10M:\n"
+            + "      server.vm.dirty_bytes: 104857600\n"
+            + "      server.vm.dirty_background_bytes: 10485760\n"
+            + "    nfs:thresh=1G+bg=100M:\n"
+            + "      server.vm.dirty_bytes: 1073741824\n"
+            + "      server.vm.dirty_background_bytes: 104857600\n",
+        "",
+        "dd: [1, 2, 10]",
+        "dd: [2]",
+        "duration: 3s",
+        "duration: " + duration,
+        "repeat: 3",
+        "repeat: 1",
+        "$NFS_CLEAN --free 6144",
+        "$NFS_CLEAN --free " + free);
+  }
+
+  @Test
+  void nfsWriterStoppedBeforeItsFirstCopyEndsStoresThatCopysBytes() throws Exception {
+    // 256 MiB copies that no writer finishes in 300 ms
+    Path db = dir.resolve("partial.db");
+    run(oneCell("256M", "300ms", "6144"), db);
+    assertEquals(
+        List.of(List.of("cmd.0", "0.0"), List.of("cmd.1", "0.0")),
+        EndToEndTest.rows(
+            db,
+            "select job, value from samples where metric = 'files' and job like 'cmd.%'"
+                + " order by job"));
+    assertEquals(
+        List.of(List.of("2")),
+        EndToEndTest.rows(
+            db,
+            "select count(*) from samples where job like 'cmd.%' and metric = 'bytes'"
+                + " and value > 0 and value < 268435456"));
+  }
+
+  @Test
+  void nfsTrialFailsBeforeItsWritersWhenTheExportHasNotRoomForThem() throws Exception {
+    Cli.Result r = runAny(oneCell("8M", "300ms", "999999"), dir.resolve("full.db"));
+    assertEquals(1, r.code(), r.all());
+    assertTrue(
+        r.all()
+            .matches(
+                "(?s).*FAILED: before_trial: .*nfs-clean: \\S+ has \\d+ MiB free once"
+                    + " emptied, the trial wants 999999 MiB.*"),
+        r.all());
   }
 
   @Test

@@ -98,6 +98,37 @@ class LabTest {
   }
 
   @Test
+  void hostsCheckRefusesAMisspeltSysctlWithTheHostsOwnNearestName() throws Exception {
+    Path m = dir.resolve("typo.yaml");
+    Files.writeString(
+        m,
+        """
+        name: lab-typo
+        roles: {server: server, client: client}
+        matrix:
+          server.net.core.somaxconm: [4096]
+          client.vm.dirty_ratio: [15]
+        workload:
+          on: server
+          command: "true"
+        """);
+
+    Cli.Result r = Cli.tunelab("hosts", "check", m.toString(), "--hosts", inventory());
+
+    assertEquals(3, r.code(), r.all());
+    assertTrue(
+        r.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        "server +knobs +FAIL +net\\.core\\.somaxconm: /proc/sys/net/core/somaxconm"
+                            + " does not exist \\(did you mean 'net\\.core\\.somaxconn'\\?\\)")),
+        r.all());
+    assertTrue(r.out().lines().anyMatch(l -> l.matches("client +knobs +ok .*")), r.all());
+  }
+
+  @Test
   void aChangedHostKeyRefusesTheRunBeforeAnythingIsApplied() throws Exception {
     Path keys = dir.resolve("keys");
     Files.createDirectories(keys);

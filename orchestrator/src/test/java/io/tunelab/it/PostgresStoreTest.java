@@ -187,8 +187,7 @@ class PostgresStoreTest {
   void aTransactionAfterTheServerRestartedRunsAgainOnANewConnection() throws Exception {
     String url = lab.freshDatabase();
     try (PostgresDatabase db =
-        PostgresSchema.openWritable(
-            PostgresUrl.parse(url, Map.of()), Map.of(), Fixtures.CLOCK)) {
+        PostgresSchema.openWritable(PostgresUrl.parse(url, Map.of()), Map.of(), Fixtures.CLOCK)) {
       long before = db.transaction("count", PostgresStoreTest::experiments);
       LoopDisk.sh(Lab.root().resolve("lab/postgres") + " restart");
       // The connection the database held died with the server; the work runs on a new one.

@@ -99,4 +99,36 @@ class KnobChecksTest {
                 + " mq-deadline kyber bfq; did you mean 'bfq'?)"),
         KnobChecks.checkAll(values, reads));
   }
+
+  @Test
+  void aMissingSysctlNamesTheHostsNearestFromItsOwnListing() {
+    Knob leaf = KnobCatalogue.parse("net.core.somaxconm");
+    Knob dir = KnobCatalogue.parse("net.cor.somaxconn");
+    Knob unlike = KnobCatalogue.parse("net.core.zzzzzzzzzz");
+    assertEquals(List.of("/proc/sys/net", "/proc/sys/net/core"), KnobChecks.dirsToList(leaf));
+    assertEquals(List.of(), KnobChecks.dirsToList(KnobCatalogue.parse("block.sdb.nr_requests")));
+    // the host's own listing: /proc/sys/net/cor does not exist, so it is not in it
+    Map<String, List<String>> listing =
+        Map.of(
+            "/proc/sys/net", List.of("core", "ipv4", "unix"),
+            "/proc/sys/net/core", List.of("netdev_budget", "rmem_max", "somaxconn"));
+    Map<Knob, List<String>> values = new LinkedHashMap<>();
+    values.put(leaf, List.of("4096"));
+    values.put(dir, List.of("4096"));
+    values.put(unlike, List.of("1"));
+    Map<String, ReadResult> reads = Map.of();
+
+    assertEquals(
+        List.of(
+            "net.core.somaxconm: /proc/sys/net/core/somaxconm does not exist (did you mean"
+                + " 'net.core.somaxconn'?)",
+            "net.cor.somaxconn: /proc/sys/net/cor/somaxconn does not exist (net has no 'cor'; did"
+                + " you mean 'net.core'?)",
+            "net.core.zzzzzzzzzz: /proc/sys/net/core/zzzzzzzzzz does not exist"),
+        KnobChecks.checkAll(values, reads, listing));
+    // without a listing, no hint
+    assertEquals(
+        List.of("net.core.somaxconm: /proc/sys/net/core/somaxconm does not exist"),
+        KnobChecks.checkAll(Map.of(leaf, List.of("4096")), reads));
+  }
 }

@@ -35,8 +35,12 @@ class PostgresStatementTextTest {
           assertThrows(TunelabException.class, () -> PostgresStatementText.of(sql), sql);
       assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     }
-    assertEquals("with x as (select 1) select * from x", PostgresStatementText.of(
-        " with x as (select 1) select * from x ; -- done").text().replace(" -- done", "").strip());
+    assertEquals(
+        "with x as (select 1) select * from x",
+        PostgresStatementText.of(" with x as (select 1) select * from x ; -- done")
+            .text()
+            .replace(" -- done", "")
+            .strip());
     PostgresStatementText.of("(select 1) union (select 2)");
     PostgresStatementText.of("explain select 1");
     PostgresStatementText.of("select ';' as semicolon, \"odd;name\" from t");

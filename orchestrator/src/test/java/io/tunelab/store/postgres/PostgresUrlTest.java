@@ -44,8 +44,11 @@ class PostgresUrlTest {
   void aUrlWithoutHostOrDatabaseOrWithOptionsIsRefused() {
     for (String bad :
         new String[] {
-          "postgresql:///n", "postgresql://perf@db1", "postgresql://perf@db1/",
-          "postgresql://db1/n?sslmode=disable", "postgresql://db1/a/b"
+          "postgresql:///n",
+          "postgresql://perf@db1",
+          "postgresql://perf@db1/",
+          "postgresql://db1/n?sslmode=disable",
+          "postgresql://db1/a/b"
         }) {
       TunelabException e =
           assertThrows(TunelabException.class, () -> PostgresUrl.parse(bad, Map.of()), bad);
