@@ -1,6 +1,7 @@
 package io.tunelab.store.postgres;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.sql.Backoff;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -18,7 +19,6 @@ public final class PostgresDatabase implements AutoCloseable {
   static final Duration RETRY_BUDGET = Duration.ofMinutes(10);
 
   private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
-  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
   private final PostgresUrl url;
   private final Map<String, String> env;
@@ -58,19 +58,19 @@ public final class PostgresDatabase implements AutoCloseable {
    * become a {@link TunelabException} saying what could not be done.
    */
   public synchronized <T> T transaction(String what, Work<T> work) {
-    long deadline = System.nanoTime() + RETRY_BUDGET.toNanos();
-    Duration pause = FIRST_PAUSE;
+    Backoff backoff = new Backoff(RETRY_BUDGET, FIRST_PAUSE);
     while (true) {
       try {
         return once(work);
       } catch (SQLException e) {
-        if (!worthRetrying(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
+        if (!worthRetrying(e)) {
           throw failure(what, e);
         }
-        pause =
-            pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
-                ? LONGEST_PAUSE
-                : pause.multipliedBy(2);
+        // The next try connects again.
+        closeQuietly();
+        if (!backoff.pause()) {
+          throw failure(what, e);
+        }
       }
     }
   }
@@ -116,20 +116,6 @@ public final class PostgresDatabase implements AutoCloseable {
       return false;
     }
     return state.startsWith("08") || state.startsWith("40") || state.matches("57P0[123]");
-  }
-
-  /** False when interrupted: Ctrl-C must not wait out the budget. */
-  private boolean slept(Duration pause) {
-    if (db != null) {
-      closeQuietly();
-    }
-    try {
-      Thread.sleep(pause.toMillis());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   private TunelabException failure(String what, SQLException e) {

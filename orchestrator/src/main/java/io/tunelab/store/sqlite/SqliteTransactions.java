@@ -1,6 +1,7 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.sql.Backoff;
 import io.tunelab.store.sql.Migrations;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +22,6 @@ final class SqliteTransactions implements AutoCloseable {
   static final Duration BUSY_BUDGET = Duration.ofMinutes(10);
 
   private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
-  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
   private final Path file;
   private final Connection db;
@@ -52,20 +52,15 @@ final class SqliteTransactions implements AutoCloseable {
    * {@link TunelabException} saying what could not be done.
    */
   synchronized <T> T transaction(String what, Work<T> work) {
-    long deadline = System.nanoTime() + busyBudget.toNanos();
-    Duration pause = FIRST_PAUSE;
+    Backoff backoff = new Backoff(busyBudget, FIRST_PAUSE);
     while (true) {
       try {
         return once(work);
       } catch (SQLException e) {
         // Rolled back whole: the work runs again from the start once the holder lets go.
-        if (!busy(e) || System.nanoTime() + pause.toNanos() > deadline || !slept(pause)) {
+        if (!busy(e) || !backoff.pause()) {
           throw failure(what, e);
         }
-        pause =
-            pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0
-                ? LONGEST_PAUSE
-                : pause.multipliedBy(2);
       }
     }
   }
@@ -152,17 +147,6 @@ final class SqliteTransactions implements AutoCloseable {
   private static boolean busy(SQLException e) {
     int code = e.getErrorCode() & 0xff;
     return code == 5 || code == 6;
-  }
-
-  /** False when interrupted: Ctrl-C must not wait out the busy budget. */
-  private static boolean slept(Duration pause) {
-    try {
-      Thread.sleep(pause.toMillis());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   /**
