@@ -12,21 +12,25 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code tunelab import FILE.db}: copies the experiments of another database into this one. */
+/** {@code tunelab import FILE.db…}: copies the experiments of other databases into this one. */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
     description = {
-      "Copy every experiment of a tunelab SQLite file into the database (--db), each in one"
+      "Copy every experiment of tunelab SQLite files into the database (--db), each in one"
           + " transaction. An experiment is known by its uuid: importing a file twice adds"
           + " nothing the second time. A copied experiment gets the database's next id; its"
           + " cells and trials keep their order.",
-      "The file must be yours and writable by no one else, as for restore: its steps may run"
-          + " later (resume, restore). A running experiment is left out (exit code 1)."
+      "Each file must be yours and writable by no one else, as for restore: its steps may run"
+          + " later (resume, restore); every file is checked before the first is copied. A"
+          + " running experiment is left out (exit code 1)."
     })
 final class ImportCommand implements Callable<Integer> {
-  @Parameters(paramLabel = "FILE", description = "The SQLite database to copy from.")
-  Path source;
+  @Parameters(
+      paramLabel = "FILE",
+      arity = "1..*",
+      description = "The SQLite databases to copy from, in the order given.")
+  List<Path> sources;
 
   @Mixin DatabaseOption db;
 
@@ -34,7 +38,22 @@ final class ImportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    StoredSteps.requireTrusted(source);
+    for (Path source : sources) {
+      Databases.openReader(source).close();
+      StoredSteps.requireTrusted(source);
+    }
+    int left = 0;
+    for (Path source : sources) {
+      left += importFile(source);
+    }
+    return left > 0 ? 1 : 0;
+  }
+
+  /**
+   * Imports one file and says what became of each of its experiments; returns how many were left
+   * out.
+   */
+  private int importFile(Path source) {
     List<ImportedExperiment> done = Databases.importFile(source, db);
     PrintWriter out = spec.commandLine().getOut();
     int added = 0;
@@ -66,6 +85,6 @@ final class ImportCommand implements Callable<Integer> {
     out.println(
         source + ": " + added + " added, " + there + " already here, " + left + " left out");
     out.flush();
-    return left > 0 ? 1 : 0;
+    return left;
   }
 }

@@ -138,6 +138,35 @@ class ImportTest {
   }
 
   @Test
+  void severalFilesAreCheckedFirstAndImportedInTheOrderGiven() throws Exception {
+    Path one = studies("one.db");
+    Path two = studies("two.db");
+    Path team = target();
+    Path shared = studies("shared.db");
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rw-rw-r--"));
+
+    Cli.Result refused =
+        Cli.tunelab(
+            "import", "--db", team.toString(), one.toString(), two.toString(), shared.toString());
+    assertEquals(3, refused.code(), refused.all());
+    assertEquals("", refused.out());
+    assertEquals(1L, rows(team, "SELECT count(*) FROM experiments").get(0).get(0));
+    Cli.Result missing =
+        Cli.tunelab("import", "--db", team.toString(), one.toString(), "nowhere.db");
+    assertEquals(2, missing.code(), missing.all());
+    assertEquals(1L, rows(team, "SELECT count(*) FROM experiments").get(0).get(0));
+
+    Cli.Result both =
+        Cli.tunelab("import", "--db", team.toString(), one.toString(), two.toString());
+    assertEquals(0, both.code(), both.all());
+    assertTrue(
+        both.out().contains(one + ": 3 added, 0 already here, 0 left out\n")
+            && both.out().endsWith(two + ": 3 added, 0 already here, 0 left out\n"),
+        both.out());
+    assertTrue(both.out().contains("(interrupted, 24 trials): added as experiment 7"), both.out());
+  }
+
+  @Test
   void aRunningExperimentIsLeftOutAndSaidSo() throws Exception {
     Path night = dir.resolve("running.db");
     long running;
