@@ -131,7 +131,7 @@ final class CompareCommand implements Callable<Integer> {
             alpha, given == null ? Comparison.Options.MIN_CHANGE : percent(given), 0.95);
     Comparison comparison;
     List<ReportData> sides = new ArrayList<>();
-    try (ResultReader store = Databases.openReader(db.path())) {
+    try (ResultReader store = Databases.openReader(db)) {
       if (axis == null) {
         if (experiments.size() != 2) {
           throw new TunelabException(

@@ -13,7 +13,7 @@ public final class DatabaseOption {
       names = "--db",
       paramLabel = "FILE|URL",
       description =
-          "SQLite database file, or postgresql://USER@HOST:PORT/DB for import and query"
+          "SQLite database file, or postgresql://USER@HOST:PORT/DB (docs/fleet.md)"
               + " (default: $TUNELAB_DB or ./tunelab.db).")
   String db;
 
@@ -37,10 +37,7 @@ public final class DatabaseOption {
     if (Databases.isUrl(given)) {
       throw new TunelabException(
           TunelabException.BAD_INPUT,
-          "--db "
-              + given
-              + ": on a PostgreSQL database tunelab imports (tunelab import) and answers"
-              + " queries (tunelab query); this command needs an SQLite file (--db FILE)");
+          "--db " + given + ": this command needs an SQLite file (--db FILE)");
     }
     return Path.of(given);
   }

@@ -1,13 +1,20 @@
 package io.tunelab.cli;
 
+import io.tunelab.TunelabException;
+import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ImportedExperiment;
 import io.tunelab.store.QueryAnswer;
 import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.postgres.PostgresImport;
 import io.tunelab.store.postgres.PostgresQueryRunner;
+import io.tunelab.store.postgres.PostgresQueue;
+import io.tunelab.store.postgres.PostgresResultReader;
+import io.tunelab.store.postgres.PostgresResultStore;
+import io.tunelab.store.postgres.PostgresSchema;
 import io.tunelab.store.postgres.PostgresUrl;
 import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteQueryRunner;
@@ -49,6 +56,61 @@ final class Databases {
     return SqliteQueryRunner.query(db, sql, params, limits);
   }
 
+  /**
+   * Opens the database {@code db} names for a run; on PostgreSQL the store works on one experiment:
+   * {@code resumed}'s, or the one the run creates.
+   */
+  static ResultStore open(DatabaseOption db, StoredExperiment resumed) {
+    if (!db.isUrl()) {
+      return open(db.path());
+    }
+    PostgresResultStore store =
+        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC());
+    if (resumed != null) {
+      try {
+        store.findExperiment(Long.toString(resumed.id()));
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+    return store;
+  }
+
+  /** Opens the database {@code db} names for reading only. */
+  static ResultReader openReader(DatabaseOption db) {
+    return db.isUrl() ? PostgresResultReader.open(url(db), System.getenv()) : openReader(db.path());
+  }
+
+  /**
+   * Refuses with exit code 2 an SQLite path that cannot be written; a PostgreSQL database is
+   * connected to and migrated (exit code 3 when it cannot be reached).
+   */
+  static void checkWritable(DatabaseOption db) {
+    if (db.isUrl()) {
+      PostgresSchema.openWritable(url(db), System.getenv(), Clock.systemUTC()).close();
+    } else {
+      checkWritable(db.path());
+    }
+  }
+
+  /** The queue of the PostgreSQL database {@code db} names; an SQLite file has none (exit 2). */
+  static ExperimentQueue queue(DatabaseOption db) {
+    if (!db.isUrl()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "--db "
+              + db.given()
+              + ": the queue lives in a database every controller reaches: give a PostgreSQL"
+              + " database (--db postgresql://USER@HOST:PORT/DB or TUNELAB_DB)");
+    }
+    return PostgresQueue.open(url(db), System.getenv(), Clock.systemUTC());
+  }
+
+  private static PostgresUrl url(DatabaseOption db) {
+    return PostgresUrl.parse(db.given(), System.getenv());
+  }
+
   /** Whether {@code db} names a PostgreSQL database (a URL) rather than an SQLite file. */
   static boolean isUrl(String db) {
     return PostgresUrl.isUrl(db);
@@ -57,11 +119,7 @@ final class Databases {
   /** Copies the experiments of the SQLite file {@code source} into {@code db}. */
   static List<ImportedExperiment> importFile(Path source, DatabaseOption db) {
     if (db.isUrl()) {
-      return PostgresImport.importFile(
-          source,
-          PostgresUrl.parse(db.given(), System.getenv()),
-          System.getenv(),
-          Clock.systemUTC());
+      return PostgresImport.importFile(source, url(db), System.getenv(), Clock.systemUTC());
     }
     return SqliteImport.importFile(source, db.path(), Clock.systemUTC());
   }
@@ -70,8 +128,7 @@ final class Databases {
   static QueryAnswer query(
       DatabaseOption db, String sql, Map<String, String> params, QueryLimits limits) {
     if (db.isUrl()) {
-      return PostgresQueryRunner.query(
-          PostgresUrl.parse(db.given(), System.getenv()), System.getenv(), sql, params, limits);
+      return PostgresQueryRunner.query(url(db), System.getenv(), sql, params, limits);
     }
     return query(db.path(), sql, params, limits);
   }

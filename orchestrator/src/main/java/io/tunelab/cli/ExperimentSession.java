@@ -37,7 +37,7 @@ final class ExperimentSession {
   static int execute(
       Matrix matrix,
       Inventory inventory,
-      Path db,
+      DatabaseOption db,
       StoredExperiment resumed,
       RecoveryOptions recovery,
       boolean keepKernel,
@@ -45,10 +45,12 @@ final class ExperimentSession {
       Watch watch) {
     Inventories.requireRoles(matrix, inventory);
     Databases.checkWritable(db);
+    // A run on a PostgreSQL database logs where an SQLite run beside ./tunelab.db would.
+    Path logBeside = db.isUrl() ? Path.of("tunelab.db") : db.path();
     ignoreHangup();
     Clock clock = Clock.systemUTC();
-    try (RunLog log = RunLog.open(db, matrix.name(), out, clock, watch.terminal());
-        ResultStore store = Databases.open(db);
+    try (RunLog log = RunLog.open(logBeside, matrix.name(), out, clock, watch.terminal());
+        ResultStore store = Databases.open(db, resumed);
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, clock, columns());
         PhaseTrace trace = trace()) {
@@ -88,7 +90,7 @@ final class ExperimentSession {
         }
       }
       out.println();
-      out.print(ReportCommand.render(store, db, summary.experimentId()));
+      out.print(ReportCommand.render(store, summary.experimentId()));
       log.accept(
           String.format(
               Locale.ROOT,
@@ -100,7 +102,7 @@ final class ExperimentSession {
               summary.failed(),
               summary.unfinished(),
               summary.overheadMillis(),
-              db));
+              db.given()));
       if (summary.unfinished() > 0) {
         log.accept("continue with: tunelab resume " + summary.experimentId());
       }

@@ -90,7 +90,7 @@ final class ExportCommand implements Callable<Integer> {
           TunelabException.BAD_INPUT, "--processes and --outputs are two exports: choose one");
     }
     List<String> only = ReportSelection.parse(jobs, null).jobs();
-    try (ResultReader store = Databases.openReader(db.path())) {
+    try (ResultReader store = Databases.openReader(db)) {
       StoredExperiment found = experiment.find(store);
       TrialCounts counts = store.trialCounts(found.id());
       TrialTable table = processes ? TrialTable.PROCESSES : outputs ? TrialTable.OUTPUTS : null;

@@ -108,7 +108,7 @@ final class ReportCommand implements Callable<Integer> {
               + " json");
     }
     Report report;
-    try (ResultReader store = Databases.openReader(db.path())) {
+    try (ResultReader store = Databases.openReader(db)) {
       long id = experiment.find(store).id();
       List<ReportData> data = store.reports(id, selection);
       report = Report.build(data, new Report.Options(rows, cols, null));
@@ -182,7 +182,7 @@ final class ReportCommand implements Callable<Integer> {
   /**
    * The classic report of one experiment, as {@code run} and {@code resume} print it at the end.
    */
-  static String render(ResultReader store, Path db, long experimentId) {
+  static String render(ResultReader store, long experimentId) {
     return ClassicReport.render(store.report(experimentId));
   }
 }

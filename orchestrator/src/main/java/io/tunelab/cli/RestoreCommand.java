@@ -58,7 +58,10 @@ final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    if (Files.exists(db.path())) {
+    // A database many testbeds share holds other testbeds' running experiments: their teardown
+    // is not this inventory's to run. Its own are taken up by resume or the queue's next worker.
+    boolean local = !db.isUrl() && Files.exists(db.path());
+    if (local) {
       checkStoredSteps();
     }
     Inventory inventory = hosts.file == null ? Inventory.empty() : Inventories.read(hosts.file);
@@ -79,14 +82,14 @@ final class RestoreCommand implements Callable<Integer> {
         }
       }
     }
-    if (!failures.isEmpty() && Files.exists(db.path())) {
+    if (!failures.isEmpty() && local) {
       // A host refused is one a live run may hold (its agent lock): its experiment is not
       // interrupted, and tearing it down would pull the ground from under it.
       out.println(
           "experiments "
               + db.path()
               + " marks running are left alone until every host is restored");
-    } else if (Files.exists(db.path())) {
+    } else if (local) {
       try (ResultStore store = Databases.open(db.path())) {
         Map<String, SshConnector> connectors = new HashMap<>();
         try {
@@ -105,6 +108,13 @@ final class RestoreCommand implements Callable<Integer> {
           connectors.values().forEach(SshConnector::close);
         }
       }
+    }
+    if (db.isUrl()) {
+      out.println(
+          "the experiments "
+              + db.given()
+              + " marks running are left to `tunelab resume` or their queue's next worker on"
+              + " their testbed");
     }
     if (!failures.isEmpty()) {
       throw new TunelabException(

@@ -6,7 +6,9 @@ import io.tunelab.run.Captures;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
+import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,13 +38,22 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    // Its setup, workload and teardown come from the database, with their stored captures.
-    if (Files.exists(options.db.path())) {
+    return resume(
+        options, experiment, spec.commandLine().getOut(), top.terminal, options.maxTime.value());
+  }
+
+  /**
+   * Resumes {@code experiment} of {@code options.db}: its setup, workload and teardown come from
+   * the database, with their stored captures; a worker resumes its claims so.
+   */
+  static int resume(
+      RunOptions options, String experiment, PrintWriter out, boolean terminal, Duration maxTime) {
+    if (!options.db.isUrl() && Files.exists(options.db.path())) {
       StoredSteps.requireTrusted(options.db.path());
     }
     StoredExperiment stored;
     Matrix matrix;
-    try (ResultStore store = Databases.open(options.db.path())) {
+    try (ResultStore store = Databases.open(options.db, null)) {
       stored =
           store
               .findExperiment(experiment)
@@ -50,7 +61,7 @@ final class ResumeCommand implements Callable<Integer> {
                   () ->
                       new TunelabException(
                           TunelabException.BAD_INPUT,
-                          "no experiment '" + experiment + "' in " + options.db.path()));
+                          "no experiment '" + experiment + "' in " + options.db.given()));
       if (stored.status() == ExperimentStatus.FINISHED) {
         throw new TunelabException(
             TunelabException.BAD_INPUT,
@@ -66,11 +77,11 @@ final class ResumeCommand implements Callable<Integer> {
     return ExperimentSession.execute(
         matrix,
         Inventories.forMatrix(options.hosts, matrix),
-        options.db.path(),
+        options.db,
         stored,
         options.recovery,
         options.keepKernel,
-        spec.commandLine().getOut(),
-        new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
+        out,
+        new ExperimentSession.Watch(terminal, maxTime));
   }
 }

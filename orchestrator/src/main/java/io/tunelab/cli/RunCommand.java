@@ -33,7 +33,7 @@ final class RunCommand implements Callable<Integer> {
     return ExperimentSession.execute(
         m,
         Inventories.forMatrix(options.hosts, m),
-        options.db.path(),
+        options.db,
         null,
         options.recovery,
         options.keepKernel,

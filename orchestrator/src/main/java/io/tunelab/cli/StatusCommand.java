@@ -2,6 +2,7 @@ package io.tunelab.cli;
 
 import io.tunelab.report.TableFormat;
 import io.tunelab.store.Boot;
+import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.ResultReader;
@@ -47,7 +48,7 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() {
     boolean json = format.json();
     PrintWriter out = spec.commandLine().getOut();
-    try (ResultReader store = Databases.openReader(db.path())) {
+    try (ResultReader store = Databases.openReader(db)) {
       Instant now = Instant.now();
       if (json) {
         Map<Long, StatusJson.Live> live = new LinkedHashMap<>();
@@ -64,6 +65,11 @@ final class StatusCommand implements Callable<Integer> {
         return 0;
       }
       out.print(TableFormat.render(store.query(SQL), "table"));
+      if (db.isUrl()) {
+        try (ExperimentQueue q = Databases.queue(db)) {
+          out.print(QueueText.render(q.entries(), q.workers()));
+        }
+      }
       // Another process's run: WAL lets this read in beside its writes.
       for (ExperimentSummary e : store.experiments()) {
         if (e.status() == ExperimentStatus.RUNNING) {

@@ -27,6 +27,8 @@ import picocli.CommandLine.ScopeType;
       CompareCommand.class,
       ExportCommand.class,
       ImportCommand.class,
+      SubmitCommand.class,
+      WorkerCommand.class,
       HostsCommand.class,
       SchemaCommand.class,
       CompleteCommand.class,

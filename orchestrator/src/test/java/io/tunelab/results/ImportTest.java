@@ -120,6 +120,9 @@ class ImportTest {
     Path old = studies("old.db");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
         Statement st = c.createStatement()) {
+      st.executeUpdate("DROP TABLE workers");
+      st.executeUpdate("DROP TABLE queue");
+      st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");
       st.executeUpdate("DROP INDEX experiments_by_uuid");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN uuid");
       st.executeUpdate("DELETE FROM schema_version WHERE version >= 9");

@@ -18,16 +18,25 @@ public final class PostgresImport implements ImportTarget {
   private static final String ID_TABLES = "cells, trials, events, boots";
 
   private final PostgresDatabase db;
+  private final AfterCopy after;
 
-  private PostgresImport(PostgresDatabase db) {
+  /** What else the transaction that copied an experiment does (submit queues it). */
+  interface AfterCopy {
+    AfterCopy NONE = (c, e) -> {};
+
+    void copied(Connection c, ImportedExperiment e) throws SQLException;
+  }
+
+  PostgresImport(PostgresDatabase db, AfterCopy after) {
     this.db = db;
+    this.after = after;
   }
 
   /** Copies every experiment of {@code source} into the database at {@code url}. */
   public static List<ImportedExperiment> importFile(
       Path source, PostgresUrl url, Map<String, String> env, Clock clock) {
     try (PostgresDatabase db = PostgresSchema.openWritable(url, env, clock)) {
-      return SqliteImport.importFile(source, new PostgresImport(db));
+      return SqliteImport.importFile(source, new PostgresImport(db, AfterCopy.NONE));
     }
   }
 
@@ -38,7 +47,16 @@ public final class PostgresImport implements ImportTarget {
 
   @Override
   public <T> T write(String what, Work<T> work) {
-    return db.transaction(what, work::run);
+    return db.transaction(
+        what,
+        c -> {
+          T done = work.run(c);
+          if (done instanceof ImportedExperiment e
+              && e.outcome() == ImportedExperiment.Outcome.ADDED) {
+            after.copied(c, e);
+          }
+          return done;
+        });
   }
 
   /**

@@ -43,9 +43,12 @@ public final class ExperimentCopy {
           new Table("trial_hosts", Owner.TRIAL, null),
           new Table("trial_flags", Owner.TRIAL, null));
 
-  /** The tables that belong to no experiment. */
+  /**
+   * The tables that belong to no experiment, or (the queue) to the database it is queued in, not to
+   * the experiment.
+   */
   public static final Set<String> NOT_COPIED =
-      Set.of("experiments", "schema_version", "sqlite_sequence");
+      Set.of("experiments", "schema_version", "sqlite_sequence", "queue", "workers");
 
   /** Which rows of a table belong to one experiment. */
   public enum Owner {
@@ -57,6 +60,11 @@ public final class ExperimentCopy {
 
     Owner(String where) {
       this.where = where;
+    }
+
+    /** The condition, with one parameter: the experiment's id. */
+    public String where() {
+      return where;
     }
   }
 
