@@ -127,6 +127,30 @@ class PostgresRunTest {
   }
 
   @Test
+  void aRunStoppedByMaxTimeIsResumedFromTheServer() throws Exception {
+    String url = lab.freshDatabase();
+    Path m = matrix("bounded", 3, 2, "1");
+
+    Cli.Result first = Cli.tunelab("run", m.toString(), "--db", url, "--max-time", "2s");
+    assertEquals(1, first.code(), first.all());
+    assertTrue(first.out().contains("continue with: tunelab resume 1"), first.out());
+    assertEquals(List.of("interrupted"), row(url, "SELECT status FROM experiments"));
+    long done = Long.parseLong(row(url, "SELECT count(*) FROM trials WHERE status = 'ok'").get(0));
+    assertTrue(done < 6, "some trials are left: " + done);
+
+    Cli.Result again = Cli.tunelab("resume", "bounded", "--db", url);
+
+    assertEquals(0, again.code(), again.all());
+    assertEquals(
+        List.of("6", "6"),
+        row(url, "SELECT count(*), sum(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) FROM trials"));
+    assertEquals(List.of("6"), row(url, "SELECT count(*) FROM trial_attempts"));
+    assertEquals(List.of("finished"), row(url, "SELECT status FROM experiments"));
+    Cli.Result status = Cli.tunelab("status", "--db", url);
+    assertTrue(status.out().contains(" 1  bounded  finished"), status.out());
+  }
+
+  @Test
   void twoDrainingWorkersRunFourQueuedExperimentsEachOnce() throws Exception {
     String url = lab.freshDatabase();
     Path m = matrix("queued", 2, 1, "1");
