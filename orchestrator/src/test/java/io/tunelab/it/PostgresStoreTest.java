@@ -123,6 +123,34 @@ class PostgresStoreTest {
   }
 
   @Test
+  void reportsComparesAndExportsReadTheSameOnBothEngines() throws Exception {
+    String url = lab.freshDatabase();
+    Path night = studies("same.db");
+    assertEquals(0, tunelab("import", "--db", url, night.toString()).code());
+
+    for (List<String> command :
+        List.of(
+            List.of("report", "1"),
+            List.of("report", "2", "--format", "md"),
+            List.of("report", "3", "--format", "json"),
+            List.of("compare", "1", "2"),
+            List.of("export", "4", "--format", "csv"),
+            List.of("status"))) {
+      List<String> onSqlite = new ArrayList<>(command);
+      onSqlite.addAll(List.of("--db", night.toString()));
+      List<String> onPostgres = new ArrayList<>(command);
+      onPostgres.addAll(List.of("--db", url));
+      Cli.Result sqlite = tunelab(onSqlite.toArray(String[]::new));
+      Cli.Result postgres = tunelab(onPostgres.toArray(String[]::new));
+      assertTrue(sqlite.code() <= 1, sqlite.all());
+      assertTrue(sqlite.out().lines().count() > 3, sqlite.out());
+      assertEquals(sqlite.out(), postgres.out(), command.toString());
+      assertEquals(sqlite.err(), postgres.err(), command.toString());
+      assertEquals(sqlite.code(), postgres.code(), command.toString());
+    }
+  }
+
+  @Test
   void twoImportsOfOneFileAtOnceAddItOnce() throws Exception {
     String url = lab.freshDatabase();
     Path night = studies("twice.db");
