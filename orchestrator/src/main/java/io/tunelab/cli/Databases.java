@@ -60,21 +60,40 @@ final class Databases {
    * Opens the database {@code db} names for a run; on PostgreSQL the store works on one experiment:
    * {@code resumed}'s, or the one the run creates.
    */
-  static ResultStore open(DatabaseOption db, StoredExperiment resumed) {
+  static ResultStore open(DatabaseOption db, StoredExperiment resumed, String testbed) {
     if (!db.isUrl()) {
       return open(db.path());
     }
     PostgresResultStore store =
-        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC());
-    if (resumed != null) {
-      try {
-        store.findExperiment(Long.toString(resumed.id()));
-      } catch (RuntimeException e) {
-        store.close();
-        throw e;
-      }
+        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed);
+    return resumed == null ? store : workingOn(store, resumed.id());
+  }
+
+  /** A store of the PostgreSQL database {@code db} working on experiment {@code id}. */
+  static ResultStore openOn(DatabaseOption db, long id) {
+    return workingOn(
+        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), null), id);
+  }
+
+  private static ResultStore workingOn(PostgresResultStore store, long id) {
+    try {
+      store.findExperiment(Long.toString(id));
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
     }
     return store;
+  }
+
+  /**
+   * The experiments of the PostgreSQL database {@code db} that {@code testbed} left running, with
+   * no worker's live lease on them: those {@code restore} tears down.
+   */
+  static List<Long> leftRunning(DatabaseOption db, String testbed) {
+    try (PostgresResultStore store =
+        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed)) {
+      return store.leftRunning();
+    }
   }
 
   /** Opens the database {@code db} names for reading only. */

@@ -50,7 +50,7 @@ final class ExperimentSession {
     ignoreHangup();
     Clock clock = Clock.systemUTC();
     try (RunLog log = RunLog.open(logBeside, matrix.name(), out, clock, watch.terminal());
-        ResultStore store = Databases.open(db, resumed);
+        ResultStore store = Databases.open(db, resumed, testbed(inventory));
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, clock, columns());
         PhaseTrace trace = trace()) {
@@ -108,6 +108,11 @@ final class ExperimentSession {
       }
       return summary.failed() > 0 || summary.unfinished() > 0 ? TunelabException.TRIALS_FAILED : 0;
     }
+  }
+
+  /** What a shared database records as the testbed of a new experiment. */
+  private static String testbed(Inventory inventory) {
+    return TestbedName.of(null, inventory.source() == null ? null : Path.of(inventory.source()));
   }
 
   /** {@code TUNELAB_TRACE=FILE}: each trial's phases timed into FILE (docs/performance.md). */

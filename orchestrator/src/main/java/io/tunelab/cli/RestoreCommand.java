@@ -58,8 +58,6 @@ final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    // A database many testbeds share holds other testbeds' running experiments: their teardown
-    // is not this inventory's to run. Its own are taken up by resume or the queue's next worker.
     boolean local = !db.isUrl() && Files.exists(db.path());
     if (local) {
       checkStoredSteps();
@@ -91,30 +89,17 @@ final class RestoreCommand implements Callable<Integer> {
               + " marks running are left alone until every host is restored");
     } else if (local) {
       try (ResultStore store = Databases.open(db.path())) {
-        Map<String, SshConnector> connectors = new HashMap<>();
-        try {
-          int left =
-              InterruptedTeardown.run(
-                  store,
-                  m ->
-                      connectors.computeIfAbsent(
-                          m.source(), x -> new SshConnector(Inventories.forMatrix(hosts, m))),
-                  path -> MatrixFiles.beside(Path.of(path)),
-                  out::println);
-          if (left > 0) {
-            failures.add(left + " experiment(s) in " + db.path());
-          }
-        } finally {
-          connectors.values().forEach(SshConnector::close);
+        tearDown(store, failures, db.path().toString(), out);
+      }
+    } else if (failures.isEmpty() && db.isUrl()) {
+      // A database many testbeds share holds the others' running experiments too: only this
+      // testbed's, with no worker's live lease on them, are this inventory's to tear down.
+      String testbed = TestbedName.of(null, hosts.file);
+      for (long id : Databases.leftRunning(db, testbed)) {
+        try (ResultStore store = Databases.openOn(db, id)) {
+          tearDown(store, failures, db.given(), out);
         }
       }
-    }
-    if (db.isUrl()) {
-      out.println(
-          "the experiments "
-              + db.given()
-              + " marks running are left to `tunelab resume` or their queue's next worker on"
-              + " their testbed");
     }
     if (!failures.isEmpty()) {
       throw new TunelabException(
@@ -124,6 +109,25 @@ final class RestoreCommand implements Callable<Integer> {
               + "; the journal keeps what is left: run `tunelab restore` again once fixed");
     }
     return 0;
+  }
+
+  private void tearDown(ResultStore store, List<String> failures, String where, PrintWriter out) {
+    Map<String, SshConnector> connectors = new HashMap<>();
+    try {
+      int left =
+          InterruptedTeardown.run(
+              store,
+              m ->
+                  connectors.computeIfAbsent(
+                      m.source(), x -> new SshConnector(Inventories.forMatrix(hosts, m))),
+              path -> MatrixFiles.beside(Path.of(path)),
+              out::println);
+      if (left > 0) {
+        failures.add(left + " experiment(s) in " + where);
+      }
+    } finally {
+      connectors.values().forEach(SshConnector::close);
+    }
   }
 
   /**

@@ -53,7 +53,7 @@ final class ResumeCommand implements Callable<Integer> {
     }
     StoredExperiment stored;
     Matrix matrix;
-    try (ResultStore store = Databases.open(options.db, null)) {
+    try (ResultStore store = Databases.open(options.db, null, null)) {
       stored =
           store
               .findExperiment(experiment)

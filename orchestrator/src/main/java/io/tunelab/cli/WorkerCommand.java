@@ -5,8 +5,6 @@ import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ExperimentStatus;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -81,8 +79,8 @@ final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    String bed = testbed();
-    String me = host() + ":" + ProcessHandle.current().pid();
+    String bed = TestbedName.of(testbed, options.hosts.file);
+    String me = TestbedName.host() + ":" + ProcessHandle.current().pid();
     int worst = 0;
     int ran = 0;
     try (ExperimentQueue q = Databases.queue(options.db)) {
@@ -143,24 +141,5 @@ final class WorkerCommand implements Callable<Integer> {
             .orElse("");
     return status.equals(ExperimentStatus.FINISHED.text())
         || status.equals(ExperimentStatus.FAILED.text());
-  }
-
-  private String testbed() {
-    if (testbed != null && !testbed.isBlank()) {
-      return testbed;
-    }
-    if (options.hosts.file != null) {
-      String name = options.hosts.file.getFileName().toString();
-      return name.replaceFirst("\\.ya?ml$", "");
-    }
-    return host();
-  }
-
-  private static String host() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "localhost";
-    }
   }
 }

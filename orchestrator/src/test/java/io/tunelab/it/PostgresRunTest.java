@@ -151,6 +151,62 @@ class PostgresRunTest {
   }
 
   @Test
+  void restoreTearsDownWhatAKilledRunOnThisTestbedLeftAndResumeFinishesIt() throws Exception {
+    Lab.requireRoot();
+    String url = lab.freshDatabase();
+    Path marker = dir.resolve("set-up");
+    try (LoopDisk disk = LoopDisk.create(dir, 16)) {
+      String readAhead = disk.queue("read_ahead_kb");
+      Path m = dir.resolve("killed.yaml");
+      Files.writeString(
+          m,
+          """
+          name: killed
+          matrix:
+            local.block.DEV.read_ahead_kb: [1024, 2048, 4096]
+          repeat: 2
+          setup:
+            - on: local
+              run: touch MARKER
+          teardown:
+            - on: local
+              run: rm MARKER
+          workload:
+            command: sleep 1
+          """
+              .replace("DEV", disk.dev)
+              .replace("MARKER", marker.toString()));
+      ProcessBuilder pb = Controller.tunelab("run", m.toString(), "--db", url);
+      pb.environment().put("PGPASSFILE", lab.pgpass());
+      pb.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
+      Process run = pb.redirectOutput(dir.resolve("killed.log").toFile()).start();
+      try {
+        awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
+      } finally {
+        run.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+      }
+      assertEquals(List.of("running"), row(url, "SELECT status FROM experiments"));
+      assertTrue(Files.exists(marker));
+
+      Cli.Result restore = Cli.tunelab("restore", "--db", url);
+
+      assertEquals(0, restore.code(), restore.all());
+      assertEquals(readAhead, disk.queue("read_ahead_kb"), restore.out());
+      assertTrue(!Files.exists(marker), "the teardown ran: " + restore.out());
+      assertTrue(restore.out().contains("experiment 1 (killed): teardown done"), restore.out());
+      assertEquals(List.of("interrupted"), row(url, "SELECT status FROM experiments"));
+
+      Cli.Result resume = Cli.tunelab("resume", "1", "--db", url);
+      assertEquals(0, resume.code(), resume.all());
+      assertEquals(
+          List.of("6", "6"),
+          row(url, "SELECT count(*), sum(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) FROM trials"));
+      assertEquals(readAhead, disk.queue("read_ahead_kb"));
+      assertTrue(!Files.exists(marker));
+    }
+  }
+
+  @Test
   void twoDrainingWorkersRunFourQueuedExperimentsEachOnce() throws Exception {
     String url = lab.freshDatabase();
     Path m = matrix("queued", 2, 1, "1");

@@ -22,7 +22,7 @@ import java.util.Optional;
  * not agree.
  */
 public final class PostgresQueue implements ExperimentQueue {
-  private static final String NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+  static final String NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
   private final PostgresUrl url;
   private final Map<String, String> env;

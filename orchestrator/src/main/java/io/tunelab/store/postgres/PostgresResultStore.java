@@ -26,7 +26,10 @@ import io.tunelab.store.TrialTable;
 import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteResultStore;
 import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,24 +47,30 @@ public final class PostgresResultStore implements ResultStore {
   private final Map<String, String> env;
   private final Clock clock;
   private final PostgresDatabase db;
+  private final String testbed;
   private final LocalCopy local;
   private PostgresPush push;
   private long experimentId = -1;
 
   private PostgresResultStore(
-      PostgresUrl url, Map<String, String> env, Clock clock, PostgresDatabase db) {
+      PostgresUrl url, Map<String, String> env, Clock clock, PostgresDatabase db, String testbed) {
     this.url = url;
     this.env = env;
     this.clock = clock;
     this.db = db;
+    this.testbed = testbed;
     this.local = LocalCopy.create(LocalCopy.spoolDirectory(env), clock);
   }
 
-  /** Connects, migrates the schema, and is ready for one experiment. */
-  public static PostgresResultStore open(PostgresUrl url, Map<String, String> env, Clock clock) {
+  /**
+   * Connects, migrates the schema, and is ready for one experiment; one it creates records {@code
+   * testbed} (may be null).
+   */
+  public static PostgresResultStore open(
+      PostgresUrl url, Map<String, String> env, Clock clock, String testbed) {
     PostgresDatabase db = PostgresSchema.openWritable(url, env, clock);
     try {
-      return new PostgresResultStore(url, env, clock, db);
+      return new PostgresResultStore(url, env, clock, db, testbed);
     } catch (RuntimeException e) {
       db.close();
       throw e;
@@ -126,7 +135,22 @@ public final class PostgresResultStore implements ResultStore {
 
   @Override
   public long createExperiment(ExperimentPlan plan, String toolVersion) {
-    long id = plan(db, plan, toolVersion, env, clock, PostgresImport.AfterCopy.NONE).id();
+    long id =
+        plan(
+                db,
+                plan,
+                toolVersion,
+                env,
+                clock,
+                (c, e) -> {
+                  try (PreparedStatement ps =
+                      c.prepareStatement("UPDATE experiments SET testbed = ? WHERE id = ?")) {
+                    ps.setString(1, testbed);
+                    ps.setLong(2, e.id());
+                    ps.executeUpdate();
+                  }
+                })
+            .id();
     attach(id);
     return id;
   }
@@ -360,6 +384,33 @@ public final class PostgresResultStore implements ResultStore {
     } finally {
       db.close();
     }
+  }
+
+  /**
+   * The experiments this store's testbed left {@code running} that no worker holds a live lease on:
+   * a controller of the testbed died with them.
+   */
+  public List<Long> leftRunning() {
+    return db.transaction(
+        "find the experiments testbed " + testbed + " left running",
+        c -> {
+          List<Long> ids = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT e.id FROM experiments e LEFT JOIN queue q ON q.experiment_id = e.id"
+                      + " WHERE e.status = 'running' AND e.testbed = ? AND (q.state IS NULL"
+                      + " OR q.state <> 'claimed' OR q.lease_until < "
+                      + PostgresQueue.NOW_MS
+                      + ") ORDER BY e.id")) {
+            ps.setString(1, testbed);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                ids.add(rs.getLong(1));
+              }
+            }
+          }
+          return ids;
+        });
   }
 
   /** Where the local copy of the run is, for messages. */
