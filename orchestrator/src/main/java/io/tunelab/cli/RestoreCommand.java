@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
     description =
         "Write back every original value journaled by an interrupted run: on this machine and,"
             + " with --hosts, on every host of the inventory. Then run the teardown of every"
-            + " experiment the database still marks running (a killed controller's) and mark"
-            + " it interrupted.")
+            + " experiment the database still marks running (a killed controller's; on a"
+            + " PostgreSQL database, this testbed's with no worker's live lease) and mark it"
+            + " interrupted.")
 final class RestoreCommand implements Callable<Integer> {
   @Mixin HostsOption hosts;
 
