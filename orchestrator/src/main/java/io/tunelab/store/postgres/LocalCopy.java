@@ -91,11 +91,6 @@ final class LocalCopy implements AutoCloseable {
     return store;
   }
 
-  /** Whether experiment {@code id} is here with every row. */
-  boolean holds(long id) {
-    return Boolean.TRUE.equals(pulled.get(id));
-  }
-
   /** Pulls experiment {@code id} unless it is here already (as fully as asked). */
   void ensure(PostgresDatabase db, long id, boolean full) {
     Boolean here = pulled.get(id);

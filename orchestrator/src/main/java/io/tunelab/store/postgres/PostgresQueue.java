@@ -59,16 +59,13 @@ public final class PostgresQueue implements ExperimentQueue {
             toolVersion,
             env,
             clock,
-            (c, e) -> {
-              try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)")) {
-                ps.setLong(1, e.id());
-                ps.setString(2, queue);
-                ps.setString(3, now);
-                ps.executeUpdate();
-              }
-            })
+            (c, e) ->
+                update(
+                    c,
+                    "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)",
+                    e.id(),
+                    queue,
+                    now))
         .id();
   }
 
@@ -339,7 +336,8 @@ public final class PostgresQueue implements ExperimentQueue {
     }
   }
 
-  private static int update(Connection c, String sql, Object... args) throws SQLException {
+  /** One statement with its arguments bound; how many rows it changed. */
+  static int update(Connection c, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);

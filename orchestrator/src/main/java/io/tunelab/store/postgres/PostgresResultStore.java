@@ -17,7 +17,6 @@ import io.tunelab.store.ResultTable;
 import io.tunelab.store.RunConditions;
 import io.tunelab.store.SampleSink;
 import io.tunelab.store.StoredExperiment;
-import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRef;
@@ -25,7 +24,6 @@ import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialTable;
 import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteResultStore;
-import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -75,11 +73,6 @@ public final class PostgresResultStore implements ResultStore {
       db.close();
       throw e;
     }
-  }
-
-  /** The database's connection, for the queue's transactions beside the run's. */
-  PostgresDatabase database() {
-    return db;
   }
 
   /**
@@ -142,23 +135,12 @@ public final class PostgresResultStore implements ResultStore {
                 toolVersion,
                 env,
                 clock,
-                (c, e) -> {
-                  try (PreparedStatement ps =
-                      c.prepareStatement("UPDATE experiments SET testbed = ? WHERE id = ?")) {
-                    ps.setString(1, testbed);
-                    ps.setLong(2, e.id());
-                    ps.executeUpdate();
-                  }
-                })
+                (c, e) ->
+                    PostgresQueue.update(
+                        c, "UPDATE experiments SET testbed = ? WHERE id = ?", testbed, e.id()))
             .id();
     attach(id);
     return id;
-  }
-
-  @Override
-  public StoredPlan storePlan(ExperimentPlan plan, String toolVersion) {
-    long id = createExperiment(plan, toolVersion);
-    return new StoredPlan(id, local().unfinishedTrials(id));
   }
 
   @Override
@@ -411,10 +393,5 @@ public final class PostgresResultStore implements ResultStore {
           }
           return ids;
         });
-  }
-
-  /** Where the local copy of the run is, for messages. */
-  public Path localCopy() {
-    return local.file();
   }
 }
