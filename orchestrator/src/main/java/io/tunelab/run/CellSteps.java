@@ -175,6 +175,30 @@ final class CellSteps {
     own = Map.of();
   }
 
+  /**
+   * Sets the open cell up again for a trial of {@code next} after {@code rebooted} hosts came back
+   * from a reboot, which took what the cell steps made there: the cell is torn down (the rebooted
+   * hosts' own knobs are not written back, the reboot reset them) and set up with fresh captures.
+   * Returns why it could not be set up; nothing to do when no cell is open.
+   *
+   * @throws AgentException when a host stopped answering
+   */
+  Optional<String> reopen(Cell next, Set<String> rebooted) {
+    if (cell == null) {
+      return Optional.empty();
+    }
+    Map<RoleKnob, String> standing = new LinkedHashMap<>(own);
+    for (RoleKnob k : own.keySet()) {
+      if (rebooted.contains(k.host())) {
+        standing.remove(k);
+        states.get(k.host()).forget(List.of(k.knob()));
+      }
+    }
+    own = standing;
+    close();
+    return open(next, false);
+  }
+
   /** Sets a cell's own knobs back to their originals; then trusts nothing about their devices. */
   private void resetOwn(Set<RoleKnob> keys) {
     try {

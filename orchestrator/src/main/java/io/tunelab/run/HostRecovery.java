@@ -14,9 +14,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -27,7 +30,9 @@ import java.util.function.Supplier;
  * the host is reconnected to with backoff for up to the matrix's {@code reconnect}, its boot id is
  * checked again (a reboot is reported), a new agent takes over, the host's settings are marked
  * unknown so the next apply writes them all, and the trial runs again, up to {@code retries} times.
- * Every attempt is recorded; a trial that failed by itself is never run again.
+ * A host that rebooted lost what the open cell's steps made on it (an iSCSI login, a mount): the
+ * cell is set up again before the trial runs again. Every attempt is recorded; a trial that failed
+ * by itself is never run again.
  */
 final class HostRecovery {
   private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
@@ -89,6 +94,11 @@ final class HostRecovery {
     bootIds.put(host, bootId);
   }
 
+  /** Sets the open cell up again on hosts that rebooted; returns why it could not be. */
+  interface Reopen {
+    Optional<String> after(Set<String> rebooted);
+  }
+
   /**
    * Runs {@code trial} until an attempt ends with no host lost, or retries run out (the trial then
    * fails with the reason). Records every attempt of trial {@code trialId} that a lost host ended;
@@ -96,6 +106,7 @@ final class HostRecovery {
    * commit.
    *
    * @param prefix the trial's progress label, for the lines printed about a lost host
+   * @param reopen called before the trial runs again when a lost host came back with a new boot id
    * @throws TrialExecutor.TrialFailure when the trial failed by itself, or was lost every time
    * @throws HostLost when a lost host did not come back in time
    * @throws AgentException when an agent refused a request (its session still open): no host was
@@ -105,7 +116,8 @@ final class HostRecovery {
       long trialId,
       String prefix,
       Consumer<Attempt> ending,
-      Supplier<TrialExecutor.Outcome> trial) {
+      Supplier<TrialExecutor.Outcome> trial,
+      Reopen reopen) {
     for (int attempt = 1; ; attempt++) {
       Instant start = clock.instant();
       String why;
@@ -135,9 +147,14 @@ final class HostRecovery {
       Instant lostAt = clock.instant();
       out.accept(prefix + ": lost: " + why);
       List<String> events = new ArrayList<>();
+      Set<String> rebooted = new LinkedHashSet<>();
       try {
         for (String host : hosts.lost()) {
+          String before = bootIds.get(host);
           events.add(bringBack(host));
+          if (before != null && !before.equals(bootIds.get(host))) {
+            rebooted.add(host);
+          }
         }
       } catch (HostLost e) {
         events.add(e.getMessage());
@@ -154,6 +171,16 @@ final class HostRecovery {
                 + "); the last time: "
                 + why,
             List.of());
+      }
+      if (!rebooted.isEmpty()) {
+        String hostsText = "host " + String.join(", host ", rebooted);
+        out.accept(prefix + ": " + hostsText + " rebooted: setting the cell up again");
+        Optional<String> failed = reopen.after(rebooted);
+        if (failed.isPresent()) {
+          throw new TrialExecutor.TrialFailure(
+              hostsText + " rebooted and the cell could not be set up again: " + failed.get(),
+              List.of());
+        }
       }
       out.accept(
           prefix + ": running the trial again (attempt " + (attempt + 1) + " of " + limit() + ")");

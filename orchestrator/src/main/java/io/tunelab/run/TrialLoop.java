@@ -180,7 +180,6 @@ final class TrialLoop {
         listener.trialStarted(started);
         trace.phase(Phase.LISTENER, t);
         long start = System.nanoTime();
-        Map<String, String> vars = cell.trialVars(cellSteps.vars(), trial.rep());
         TrialExecutor.Outcome outcome = null;
         TrialExecutor.TrialFailure failure = null;
         List<Attempt> attempts = new ArrayList<>();
@@ -188,16 +187,26 @@ final class TrialLoop {
           String prefix =
               String.format(
                   Locale.ROOT, "[%d/%d] %s rep %d", done + 1, total, cell.label(), trial.rep());
+          // Resolved per attempt: a cell set up again after a reboot has fresh captures.
           Supplier<TrialExecutor.Outcome> once =
               () -> {
                 long r = trace.start();
                 Map<RoleKnob, String> requested =
                     knobs.requested(cell, cellSteps.vars(), trial.rep());
                 trace.phase(Phase.PLAN_KNOBS, r);
-                return executor.run(requested, vars);
+                return executor.run(requested, cell.trialVars(cellSteps.vars(), trial.rep()));
+              };
+          HostRecovery.Reopen reopen =
+              rebooted -> {
+                Optional<String> why = cellSteps.reopen(cell, rebooted);
+                if (why.isPresent()) {
+                  visits.failed(why.get());
+                  cellSteps.close();
+                }
+                return why;
               };
           try {
-            outcome = recovery.run(trial.trialId(), prefix, attempts::add, once);
+            outcome = recovery.run(trial.trialId(), prefix, attempts::add, once, reopen);
             if (executor.onFlag() == OnFlag.RERUN
                 && !outcome.flags().isEmpty()
                 && !attempts.isEmpty()
@@ -208,7 +217,7 @@ final class TrialLoop {
               Attempt first = attempts.remove(attempts.size() - 1);
               attempts.add(new Attempt(first.startedAt(), first.finishedAt(), first.status(), why));
               listener.runEvent(prefix + ": " + why + "; running it again (on_flag: rerun)");
-              outcome = recovery.run(trial.trialId(), prefix, attempts::add, once);
+              outcome = recovery.run(trial.trialId(), prefix, attempts::add, once, reopen);
             }
           } catch (TrialExecutor.TrialFailure f) {
             failure = f;
@@ -221,7 +230,7 @@ final class TrialLoop {
           trace.phase(Phase.LISTENER, t);
           t = trace.start();
           try {
-            executor.afterTrial(vars, settings);
+            executor.afterTrial(cell.trialVars(cellSteps.vars(), trial.rep()), settings);
           } catch (TrialExecutor.TrialFailure f) {
             failure =
                 failure == null

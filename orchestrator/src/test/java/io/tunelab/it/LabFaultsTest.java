@@ -242,6 +242,46 @@ class LabFaultsTest {
         EndToEndTest.rows(db, "select boot_id from hosts where host = 'server'"));
   }
 
+  @Test
+  void aRebootSetsTheOpenCellUpAgainWithFreshCapturesBeforeTheTrialRunsAgain() throws Exception {
+    Path db = dir.resolve("t.db");
+    Path ups = dir.resolve("setups");
+    Path downs = dir.resolve("teardowns");
+    Path seen = dir.resolve("seen");
+    Files.createFile(seen);
+    CompletableFuture<Cli.Result> run =
+        startRunning(
+            db,
+            """
+            cell_setup:
+              - on: server
+                run: echo up >> UPS && wc -l < UPS
+                capture: token
+            cell_teardown:
+              - on: server
+                run: echo down >> DOWNS
+            """
+                .replace("UPS", ups.toString())
+                .replace("DOWNS", downs.toString()),
+            "sleep 3 && echo ${token} >> " + seen);
+    waitForTrial(db, 2);
+
+    // A reboot took what the cell's steps made: the retried trial needs them made again.
+    Files.writeString(
+        Path.of("/sys/block", env.get("SERVER_DISK"), "queue/read_ahead_kb"), readAhead);
+    Files.writeString(fakeBootId(), "0badb007-0000-4000-8000-000000000003\n");
+    killServerSshd(false);
+    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+
+    assertEquals(0, r.code(), r.all());
+    assertTrue(r.all().contains("host server rebooted: setting the cell up again"), r.all());
+    assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
+    assertEquals(List.of("up", "up"), Files.readAllLines(ups), "cell_setup ran again");
+    assertEquals(List.of("down", "down"), Files.readAllLines(downs), "and cell_teardown before");
+    // trial 1 ran with the first setup's capture, the retried trial 2 and trial 3 with the second
+    assertEquals(List.of("1", "2", "2"), Files.readAllLines(seen));
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   private CompletableFuture<Cli.Result> start(Path db, String... options) throws Exception {
@@ -251,6 +291,12 @@ class LabFaultsTest {
   /** Runs the matrix, with {@code keys} (YAML lines) added at its top level. */
   private CompletableFuture<Cli.Result> startWith(Path db, String keys, String... options)
       throws Exception {
+    return startRunning(db, keys, "sleep 3", options);
+  }
+
+  /** Runs the matrix, with {@code keys} added and {@code command} as its workload. */
+  private CompletableFuture<Cli.Result> startRunning(
+      Path db, String keys, String command, String... options) throws Exception {
     Path m = dir.resolve("faults.yaml");
     Files.writeString(
         m,
@@ -264,10 +310,11 @@ class LabFaultsTest {
         repeat: 3
         workload:
           on: server
-          command: sleep 3
+          command: COMMAND
         """
                 .replace("SDISK", env.get("SERVER_DISK"))
-                .replace("CDISK", env.get("CLIENT_DISK")));
+                .replace("CDISK", env.get("CLIENT_DISK"))
+                .replace("COMMAND", command));
     List<String> args =
         new ArrayList<>(
             List.of("run", m.toString(), "--hosts", inventory(), "--db", db.toString()));
