@@ -329,7 +329,7 @@ class LabFaultsTest {
   }
 
   /** Waits until trial {@code seq} runs its workload (a second into it). */
-  private static void waitForTrial(Path db, int seq) throws Exception {
+  static void waitForTrial(Path db, int seq) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
@@ -345,7 +345,7 @@ class LabFaultsTest {
   }
 
   /** Every attempt as {@code "SEQ STATUS"}, in order. */
-  private static List<String> attempts(Path db) throws Exception {
+  static List<String> attempts(Path db) throws Exception {
     return EndToEndTest.rows(
             db,
             "select t.seq || ' ' || a.status from trial_attempts a join trials t"

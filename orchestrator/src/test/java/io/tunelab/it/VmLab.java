@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -98,10 +99,19 @@ final class VmLab {
     return Lab.root().resolve("lab/vm");
   }
 
-  /** Runs {@code lab/vm VERB}; null when it succeeded, else what it printed. */
-  private static String run(long minutes, String verb) throws Exception {
-    Process p =
-        new ProcessBuilder(List.of(script().toString(), verb)).redirectErrorStream(true).start();
+  /** Runs {@code lab/vm ARGS…} (a fault: {@code kill client}); fails unless it succeeded. */
+  static void lab(long minutes, String... args) throws Exception {
+    String out = run(minutes, args);
+    if (out != null) {
+      throw new IOException("lab/vm " + String.join(" ", args) + " failed:\n" + out);
+    }
+  }
+
+  /** Runs {@code lab/vm ARGS…}; null when it succeeded, else what it printed. */
+  private static String run(long minutes, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(script().toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
       p.destroyForcibly();

@@ -102,4 +102,14 @@ class VmLabTest {
   void aControllerKilledWhileAHostBootsIsResumedWithNothingLostOrDoubled() throws Exception {
     new VmKernelAxis(env, dir).aControllerKilledWhileAHostBootsIsResumed();
   }
+
+  @Test
+  void theClientLosesPowerMidRunAndTheRunFinishesWithEveryTrialOkOnce() throws Exception {
+    new VmFaults(env, dir).theClientLosesPowerMidRun();
+  }
+
+  @Test
+  void theServerHangsForTwentySecondsMidTrialAndNothingIsLost() throws Exception {
+    new VmFaults(env, dir).theServerHangsForTwentySecondsMidTrial();
+  }
 }
