@@ -11,6 +11,7 @@ import io.tunelab.store.OpenCell;
 import io.tunelab.store.RunStore;
 import io.tunelab.workload.WorkloadPlanner;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,6 +49,9 @@ final class CellSteps {
 
   private Map<String, String> cellCaptures = new LinkedHashMap<>();
   private Map<RoleKnob, String> own = Map.of();
+
+  /** Paths of own knobs set back to their originals, as {@code host path}. */
+  private final Set<String> setBack = new HashSet<>();
 
   CellSteps(
       Matrix matrix,
@@ -132,6 +136,7 @@ final class CellSteps {
               "the cell's knobs were refused: " + String.join("; ", found.problems()));
         }
         found.originals().forEach((host, originals) -> states.get(host).learn(originals));
+        mine.keySet().forEach(k -> setBack.remove(k.host() + " " + k.knob().path()));
         own = mine;
       }
     } catch (AgentException e) {
@@ -199,11 +204,18 @@ final class CellSteps {
     return open(next, false);
   }
 
+  /** Whether a cell's teardown set {@code path} of {@code host} back to its original. */
+  boolean setBack(String host, String path) {
+    return setBack.contains(host + " " + path);
+  }
+
   /** Sets a cell's own knobs back to their originals; then trusts nothing about their devices. */
   private void resetOwn(Set<RoleKnob> keys) {
     try {
       String why = executor.reset(keys);
-      if (!why.isEmpty()) {
+      if (why.isEmpty()) {
+        keys.forEach(k -> setBack.add(k.host() + " " + k.knob().path()));
+      } else {
         out.accept("warning: cell " + cell.label() + ": knobs not set back: " + why);
       }
     } catch (RuntimeException e) {

@@ -190,6 +190,7 @@ public final class ExperimentRunner {
       long experimentId = -1;
       boolean applied = false;
       HostBoots boots = null;
+      CellSteps cellSteps = null;
       try {
         restoreLeftovers(hosts, facts);
         if (resumed != null && resumed.status() == ExperimentStatus.RUNNING) {
@@ -238,7 +239,7 @@ public final class ExperimentRunner {
                 clock,
                 trace);
         TrialExecutor executor = new TrialExecutor(matrix, hosts, states, trace);
-        CellSteps cellSteps =
+        cellSteps =
             new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
         long id = experimentId;
         boots =
@@ -294,7 +295,7 @@ public final class ExperimentRunner {
           boots.home();
         }
         if (applied) {
-          restore(hosts);
+          restore(hosts, cellSteps);
         }
         teardown(hosts, matrix, setupDone, vars);
         liveHosts = null;
@@ -379,15 +380,19 @@ public final class ExperimentRunner {
    * gives up after {@link AgentSession#RESTORE_TIMEOUT}, inside the two-minute budget Ctrl-C waits
    * for (a host left out keeps its journal, and its agent restores it by itself).
    */
-  private void restore(Hosts hosts) {
+  private void restore(Hosts hosts, CellSteps cells) {
     hosts.parallel(
         s -> {
-          restoreOne(s);
+          restoreOne(s, cells);
           return s.host();
         });
   }
 
-  private void restoreOne(AgentSession s) {
+  /**
+   * A path gone by now is a warning unless a cell's teardown set it back before its device went
+   * away (the LUN of a cell that logged out).
+   */
+  private void restoreOne(AgentSession s, CellSteps cells) {
     try {
       RestoreResult r = s.restore();
       for (PathFailure fail : r.failures()) {
@@ -399,7 +404,9 @@ public final class ExperimentRunner {
                 + " (the journal is kept: run `tunelab restore`)");
       }
       for (String path : r.gone()) {
-        out.accept("warning: host " + s.host() + ": " + path + " is gone; nothing to restore");
+        if (cells == null || !cells.setBack(s.host(), path)) {
+          out.accept("warning: host " + s.host() + ": " + path + " is gone; nothing to restore");
+        }
       }
       listener.hostEvent(s.host(), "restored " + r.restored().size() + " setting(s)");
     } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.tunelab.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,8 @@ final class VmFaults {
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), LabFaultsTest.attempts(db), r.all());
     assertTrue(r.all().contains("host client rebooted (boot id " + before + " -> "), r.all());
     assertTrue(r.all().contains("host client rebooted: setting the cell up again"), r.all());
+    // the LUN's knobs were set back before its logout: no warning about their paths
+    assertFalse(r.all().contains("is gone; nothing to restore"), r.all());
     String after = VmLab.ssh("client", "cat /proc/sys/kernel/random/boot_id");
     assertNotEquals(before, after);
     assertEquals(
