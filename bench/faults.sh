@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/faults.sh [COUNT] — inject the faults of an unattended night and print what happened.
 #
-# Eleven rows, one per fault (docs/reliability.md has a full run's table and what each row
+# Thirteen rows, one per fault (docs/reliability.md has a full run's table and what each row
 # means for a user). Every row checks that no trial was lost or stored twice, that the knob
 # it tuned is back at its original value and that no process the run started is left.
 # The script exits 1 when any row lost, duplicated or left something, or did not behave.
@@ -11,6 +11,10 @@
 #   FAULTS_DB_LOCK=S      seconds row 6 holds the database's write lock (default 40)
 #   FAULTS_ROWS="1 5 7"   run only these rows (default: all)
 #
+# Rows 12 and 13 need the VM lab (lab/vm, docs/lab.md): started here when it is down (about
+# a minute from the cached image; the first time on a machine also builds the image) and
+# taken down at the end; a VM lab already up is someone else's, and those rows say
+# "skipped: VM lab busy".
 # Needs root: loop disks, a tmpfs, sysfs writes and, for rows 2 and 3, the SSH lab
 # (lab/lab, docs/lab.md): started here only when no lab listens on 127.0.0.2:2222 and
 # taken down again at the end; a lab someone else started is left alone and those rows
@@ -22,7 +26,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 COUNT=${1:-20}
 SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
 DB_LOCK=${FAULTS_DB_LOCK:-40}
-ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11 12 13}
 JAR=$ROOT/orchestrator/target/tunelab.jar
 LABHOST=/var/tmp/tunelab-lab
 
@@ -35,6 +39,7 @@ STATE=$WORK/state
 LOOP=
 MOUNTED=
 LAB_MINE=
+VM_MINE=
 BG=()
 
 cleanup() {
@@ -48,6 +53,7 @@ cleanup() {
   if [ -n "$LAB_MINE" ]; then
     "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1
   fi
+  [ -z "$VM_MINE" ] || "$ROOT/lab/vm" down >/dev/null 2>&1
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -100,6 +106,22 @@ wait_trial() {
     sleep 0.05
   done
   return 1
+}
+
+# Runs fault function $3 a second into trial 2 of the run $1 (its pid), which writes database
+# $2, waiting up to $4 s for that trial; sets WHAT (what the fault did) and RC (the run's exit).
+# Status 1, the run killed, when trial 2 never started.
+WHAT= RC=
+hit_trial2() {
+  BG+=("$1")
+  if ! wait_trial "$2" 2 "$4"; then
+    kill -KILL "$1"
+    return 1
+  fi
+  sleep 1
+  WHAT=$("$3")
+  wait "$1"
+  RC=$?
 }
 
 # Every pid below $1.
@@ -192,25 +214,32 @@ fi
 
 # Lab rows: the lab's server runs `sleep 3` three times, a knob set on each host; the
 # fault hits trial 2, which must be lost once and then ok.
-LAB_STATE=
-lab_ready() {
-  [ -n "$LAB_STATE" ] && return "$LAB_STATE"
-  if ss -ltn | grep -q '127.0.0.2:2222 '; then
-    LAB_STATE=1
-    return 1
-  fi
-  if "$ROOT/lab/lab" up >"$WORK/lab.out" 2>&1; then
-    LAB_MINE=1 LAB_STATE=0
+# Starts lab $1 (lab: lab/lab, vm: lab/vm) once for all the rows that need it: status 0 when
+# it was started here, 1 when someone else's is up (left alone), 2 when it did not start.
+declare -A UP_STATE=()
+lab_busy() {
+  case $1 in
+    lab) ss -ltn | grep -q '127.0.0.2:2222 ' ;;
+    vm) [ -d "$ROOT/lab/vm-state" ] || ss -ltn | grep -q '127.0.0.12:2222 ' ;;
+  esac
+}
+bring_up() {
+  [ -n "${UP_STATE[$1]:-}" ] && return "${UP_STATE[$1]}"
+  if lab_busy "$1"; then
+    UP_STATE[$1]=1
+  elif "$ROOT/lab/$1" up >"$WORK/$1.out" 2>&1; then
+    UP_STATE[$1]=0
+    if [ "$1" = lab ]; then LAB_MINE=1; else VM_MINE=1; fi
   else
-    LAB_STATE=2
+    UP_STATE[$1]=2
   fi
-  return "$LAB_STATE"
+  return "${UP_STATE[$1]}"
 }
 lab_env() { sed -n "s/^$1=//p" "$ROOT/lab/state/env"; }
 lab_row() { # n name fault-function options...
   local n=$1 name=$2 fault=$3
   shift 3
-  lab_ready
+  bring_up lab
   case $? in
     1) skip "$n" "$name" "skipped: lab busy (a lab someone else started listens on 127.0.0.2:2222)"; return ;;
     2) skip "$n" "$name" "NOT RUN: lab/lab up failed ($(tail -1 "$WORK/lab.out"))"; BAD=1; return ;;
@@ -230,18 +259,12 @@ workload:
 EOF
   t0=$(now)
   java -jar "$JAR" run "$m" --hosts "$ROOT/lab/hosts.yaml" --db "$db" "$@" >"$WORK/lab$n.out" 2>&1 &
-  local pid=$!
-  BG+=("$pid")
-  if ! wait_trial "$db" 2; then
-    kill -KILL "$pid"
+  if ! hit_trial2 $! "$db" "$fault" 60; then
     row "$n" "$name" "trial 2 never started: $(tail -1 "$WORK/lab$n.out")" ? ? ? ? "$(since "$t0")" 0
     return
   fi
-  sleep 1
-  local what
-  what=$("$fault")
-  wait "$pid"
-  rc=$?
+  local what=$WHAT
+  rc=$RC
   "$ROOT/lab/lab" up >/dev/null 2>&1
   local att lost dup knob left ok
   att=$(attempts_in "$db") lost=$(lost_in "$db") dup=$(dup_in "$db")
@@ -531,12 +554,75 @@ EOF
     "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
 fi
 
+# VM rows: the iSCSI study (matrices/studies/iscsi-readahead.yaml) on the VM lab's guests,
+# one cell of three 128 MiB reads of the LUN, knobs on both guests; the fault hits trial 2.
+vm_env() { sed -n "s/^$1=//p" "$ROOT/lab/vm-state/env"; }
+vm_ssh() { "$ROOT/lab/vm" ssh "$@" 2>/dev/null; }
+# The server's scheduler and read-ahead of the LUN's disk $1.
+vm_knobs() { vm_ssh server "cat /sys/block/$1/queue/scheduler /sys/block/$1/queue/read_ahead_kb" | paste -sd' ' -; }
+# Agents still serving on the guests (a lock whose holder lives), and journals left.
+vm_left() {
+  local h n=0
+  for h in server client; do
+    n=$((n + $(vm_ssh "$h" 'n=0; [ -e /run/tunelab/journal ] && n=1; p=$(cat /run/tunelab/lock/pid 2>/dev/null) && kill -0 "$p" 2>/dev/null && n=$((n + 1)); echo $n')))
+  done
+  echo "$n"
+}
+vm_row() { # n name fault-function expected-attempts...
+  local n=$1 name=$2 fault=$3
+  shift 3
+  bring_up vm
+  case $? in
+    1) skip "$n" "$name" "skipped: VM lab busy (lab/vm is up already)"; return ;;
+    2) skip "$n" "$name" "NOT RUN: lab/vm up failed ($(tail -1 "$WORK/vm.out"))"; BAD=1; return ;;
+  esac
+  local lun db=$WORK/vm$n.db t0 rc before
+  lun=$(vm_env SERVER_LUN_DISK) before=$(vm_knobs "$lun")
+  t0=$(now)
+  java -jar "$JAR" run "$ROOT/matrices/studies/iscsi-readahead.yaml" --hosts "$ROOT/lab/vm-hosts.yaml" \
+    --db "$db" --set client_host=client --set server_host=server --set portal="$(vm_env ISCSI_PORTAL)" \
+    --set iqn="$(vm_env ISCSI_IQN)" --set lun_disk="$lun" --set repeat=3 --set total=128MiB \
+    --set threads=2 --set scheduler=none --set bs=16M --set case=client:ra=2M+server:ra=2M \
+    >"$WORK/vm$n.out" 2>&1 &
+  if ! hit_trial2 $! "$db" "$fault" 300; then
+    row "$n" "$name" "trial 2 never started: $(tail -1 "$WORK/vm$n.out")" ? ? ? ? "$(since "$t0")" 0
+    return
+  fi
+  local what=$WHAT
+  rc=$RC
+  local att lost dup knob left ok=0 e extra
+  att=$(attempts_in "$db") lost=$(lost_in "$db") dup=$(dup_in "$db")
+  knob=$([ "$(vm_knobs "$lun")" = "$before" ] && echo 0 || echo 1)
+  # a session left on the client counts as a knob left changed
+  vm_ssh client 'iscsiadm -m session' >/dev/null && knob=$((knob + 1))
+  left=$(vm_left)
+  for e in "$@"; do [ "$att" = "$e" ] && ok=1; done
+  [ "$rc" = 0 ] && [ "$lost$dup$knob$left" = 0000 ] || ok=0
+  extra=$(grep -o 'rebooted (boot id [^)]*), back after [0-9.]* s\|reconnected after [0-9.]* s\|setting the cell up again' "$WORK/vm$n.out" | sed 's/boot id [^ ]* -> [^)]*/new boot id/' | paste -sd';' - | sed 's/;/; /g')
+  row "$n" "$name" "$what; exit $rc; attempts: $att${extra:+; $extra}" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+}
+power_loss() {
+  "$ROOT/lab/vm" kill client >/dev/null 2>&1
+  local t=$(now)
+  "$ROOT/lab/vm" power-cycle client >/dev/null 2>&1
+  echo "client QEMU killed, power-cycled (back in $(since "$t"))"
+}
+hang() {
+  "$ROOT/lab/vm" pause server >/dev/null 2>&1
+  sleep 20
+  "$ROOT/lab/vm" resume server >/dev/null 2>&1
+  echo "server paused 20 s, resumed"
+}
+want 12 && vm_row 12 "client power loss mid-run (VM lab, iSCSI study)" power_loss "1 ok,2 lost,2 ok,3 ok"
+want 13 && vm_row 13 "server hung 20 s mid-trial (VM lab, iSCSI study)" hang "1 ok,2 ok,3 ok" "1 ok,2 lost,2 ok,3 ok"
+
 # ---------------------------------------------------------------------------------------------
 echo
 echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
 printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
-for n in 1 2 3 4 5 6 7 8 9 10 11; do
+for n in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
   [ -n "${NAMES[$n]:-}" ] || continue
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
     "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"
@@ -544,7 +630,7 @@ done
 if [ "$BAD" -ne 0 ]; then
   echo "faults.sh: at least one row lost, duplicated or left something, or did not behave (output kept in $WORK)" >&2
   trap - EXIT
-  cleanup_keep() { for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "$MOUNTED" ] && umount -l "$MOUNTED"; tl restore >/dev/null 2>&1; losetup -d "/dev/$LOOP" 2>/dev/null; [ -n "$LAB_MINE" ] && { "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1; }; }
+  cleanup_keep() { for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "$MOUNTED" ] && umount -l "$MOUNTED"; tl restore >/dev/null 2>&1; losetup -d "/dev/$LOOP" 2>/dev/null; [ -n "$LAB_MINE" ] && { "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1; }; [ -z "$VM_MINE" ] || "$ROOT/lab/vm" down >/dev/null 2>&1; }
   cleanup_keep
   exit 1
 fi
