@@ -193,12 +193,7 @@ final class CellSteps {
       return Optional.empty();
     }
     Map<RoleKnob, String> standing = new LinkedHashMap<>(own);
-    for (RoleKnob k : own.keySet()) {
-      if (rebooted.contains(k.host())) {
-        standing.remove(k);
-        states.get(k.host()).forget(List.of(k.knob()));
-      }
-    }
+    standing.keySet().removeIf(k -> rebooted.contains(k.host()));
     own = standing;
     close();
     return open(next, false);

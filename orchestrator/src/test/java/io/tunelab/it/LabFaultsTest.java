@@ -214,12 +214,7 @@ class LabFaultsTest {
     CompletableFuture<Cli.Result> run = start(db);
     waitForTrial(db, 2);
 
-    // What a reboot does to the server: its knob back to the boot default, a new boot id,
-    // every process of the session gone (sshd itself comes back at once).
-    Files.writeString(
-        Path.of("/sys/block", env.get("SERVER_DISK"), "queue/read_ahead_kb"), readAhead);
-    Files.writeString(fakeBootId(), "0badb007-0000-4000-8000-000000000002\n");
-    killServerSshd(false);
+    fakeServerReboot("0badb007-0000-4000-8000-000000000002");
     Cli.Result r = run.get(90, TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
@@ -267,10 +262,7 @@ class LabFaultsTest {
     waitForTrial(db, 2);
 
     // A reboot took what the cell's steps made: the retried trial needs them made again.
-    Files.writeString(
-        Path.of("/sys/block", env.get("SERVER_DISK"), "queue/read_ahead_kb"), readAhead);
-    Files.writeString(fakeBootId(), "0badb007-0000-4000-8000-000000000003\n");
-    killServerSshd(false);
+    fakeServerReboot("0badb007-0000-4000-8000-000000000003");
     Cli.Result r = run.get(90, TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
@@ -326,6 +318,17 @@ class LabFaultsTest {
           System.out.println(r.all());
           return r;
         });
+  }
+
+  /**
+   * What a reboot does to the server: its knob back to the boot default, a new boot id, every
+   * process of the session gone (sshd itself comes back at once).
+   */
+  private void fakeServerReboot(String bootId) throws Exception {
+    Files.writeString(
+        Path.of("/sys/block", env.get("SERVER_DISK"), "queue/read_ahead_kb"), readAhead);
+    Files.writeString(fakeBootId(), bootId + "\n");
+    killServerSshd(false);
   }
 
   /** Waits until trial {@code seq} runs its workload (a second into it). */

@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * server hangs for 20 s. Run by {@link VmLabTest}, which holds the lab.
  */
 final class VmFaults {
-  private static final String SERVER_DISK_KNOBS = "/sys/block/DISK/queue/";
-
   private final Map<String, String> env;
   private final Path dir;
 
@@ -121,7 +119,7 @@ final class VmFaults {
 
   /** The server's scheduler and read-ahead of the LUN's disk. */
   private List<String> serverKnobs() throws Exception {
-    String knobs = SERVER_DISK_KNOBS.replace("DISK", env.get("SERVER_LUN_DISK"));
+    String knobs = "/sys/block/" + env.get("SERVER_LUN_DISK") + "/queue/";
     return List.of(
         VmLab.ssh("server", "cat " + knobs + "scheduler"),
         VmLab.ssh("server", "cat " + knobs + "read_ahead_kb"));
