@@ -2,8 +2,9 @@
 # Benchmark: what a PostgreSQL database costs a run and a report, beside an SQLite file. One
 # experiment of TRIALS trials of `true` (no host but this machine, no knob, no root) runs
 # into each engine ROUNDS times; prints the run's wall time and its "overhead per trial"
-# (wall time minus workload time, as the run reports it), then the time `report` takes
-# on each (a PostgreSQL report first copies the experiment into a temporary SQLite file).
+# (wall time minus workload time, as the run reports it), then the time `report` and
+# `status` take on each: both engines are written and read by the same code, one
+# transaction per change, the readers' SQL run where the data is.
 # Uses a database of its own on lab/postgres, brought up when it is down (and down again).
 # Asserts nothing.
 # Usage: bench/postgres-store.sh [ROUNDS [TRIALS]]     (default 3 200)
@@ -50,7 +51,8 @@ YAML
 now_ms() { date +%s%3N; }
 printf 'postgres-store.sh: %s cores, load %s, %s; %s trials per run\n\n' "$(nproc)" \
   "$(cut -d' ' -f1-3 /proc/loadavg)" "$(date -u +%FT%TZ)" "$((cells * 2))"
-printf '%-10s %5s %10s %18s %10s\n' engine round "run s" "overhead ms/trial" "report s"
+printf '%-10s %5s %10s %18s %10s %10s\n' engine round "run s" "overhead ms/trial" "report s" \
+  "status s"
 i=1
 while [ "$i" -le "$rounds" ]; do
   for engine in sqlite postgresql; do
@@ -63,9 +65,12 @@ while [ "$i" -le "$rounds" ]; do
     id=$(sed -n 's/^experiment \([0-9]*\) finished.*/\1/p' "$work/out" | tail -n 1)
     "$root/tunelab" report "$id" --db "$db" >/dev/null
     t2=$(now_ms)
-    printf '%-10s %5s %10s %18s %10s\n' "$engine" "$i" \
+    "$root/tunelab" status --db "$db" >/dev/null
+    t3=$(now_ms)
+    printf '%-10s %5s %10s %18s %10s %10s\n' "$engine" "$i" \
       "$(echo "$t0 $t1" | awk '{printf "%.1f", ($2 - $1) / 1000}')" "$overhead" \
-      "$(echo "$t1 $t2" | awk '{printf "%.2f", ($2 - $1) / 1000}')"
+      "$(echo "$t1 $t2" | awk '{printf "%.2f", ($2 - $1) / 1000}')" \
+      "$(echo "$t2 $t3" | awk '{printf "%.2f", ($2 - $1) / 1000}')"
   done
   i=$((i + 1))
 done

@@ -8,17 +8,15 @@ import io.tunelab.store.QueryLimits;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.postgres.PostgresImport;
 import io.tunelab.store.postgres.PostgresQueryRunner;
 import io.tunelab.store.postgres.PostgresQueue;
-import io.tunelab.store.postgres.PostgresResultReader;
 import io.tunelab.store.postgres.PostgresResultStore;
 import io.tunelab.store.postgres.PostgresSchema;
 import io.tunelab.store.postgres.PostgresUrl;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.store.sqlite.SqliteImport;
 import io.tunelab.store.sqlite.SqliteQueryRunner;
-import io.tunelab.store.sqlite.SqliteResultStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -33,22 +31,22 @@ final class Databases {
 
   /** Creates or opens the database for a run (migrated); exit code 2 if it cannot. */
   static ResultStore open(Path db) {
-    return SqliteResultStore.open(db);
+    return JdbcResultStore.open(db);
   }
 
   /** Opens an existing database for reading only; a missing or foreign file fails with exit 2. */
   static ResultReader openReader(Path db) {
-    return SqliteResultStore.openReadOnly(db);
+    return JdbcResultStore.openReadOnly(db);
   }
 
   /** Refuses with exit code 2 a database path that cannot be created or written. */
   static void checkWritable(Path db) {
-    SqliteResultStore.checkWritable(db);
+    JdbcResultStore.checkWritable(db);
   }
 
   /** One statement of the user's, read-only, in a store opened and closed for it. */
   static ResultTable query(Path db, String sql) {
-    return SqliteResultStore.query(db, sql);
+    return JdbcResultStore.query(db, sql);
   }
 
   /** As {@link #query(Path, String)}, with the statement's named parameters bound, bounded. */
@@ -57,32 +55,22 @@ final class Databases {
   }
 
   /**
-   * Opens the database {@code db} names for a run; on PostgreSQL the store works on one experiment:
-   * {@code resumed}'s, or the one the run creates.
+   * Opens the database {@code db} names for a run; the experiments it creates on PostgreSQL record
+   * {@code testbed}.
    */
-  static ResultStore open(DatabaseOption db, StoredExperiment resumed, String testbed) {
+  static ResultStore open(DatabaseOption db, String testbed) {
     if (!db.isUrl()) {
       return open(db.path());
     }
-    PostgresResultStore store =
-        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed);
-    return resumed == null ? store : workingOn(store, resumed.id());
+    return PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed);
   }
 
-  /** A store of the PostgreSQL database {@code db} working on experiment {@code id}. */
+  /**
+   * A store of the PostgreSQL database {@code db} whose experiments are experiment {@code id} only:
+   * the one {@code restore} tears down.
+   */
   static ResultStore openOn(DatabaseOption db, long id) {
-    return workingOn(
-        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), null), id);
-  }
-
-  private static ResultStore workingOn(PostgresResultStore store, long id) {
-    try {
-      store.findExperiment(Long.toString(id));
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    return store;
+    return PostgresResultStore.openOn(url(db), System.getenv(), Clock.systemUTC(), id);
   }
 
   /**
@@ -90,15 +78,14 @@ final class Databases {
    * no worker's live lease on them: those {@code restore} tears down.
    */
   static List<Long> leftRunning(DatabaseOption db, String testbed) {
-    try (PostgresResultStore store =
-        PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed)) {
-      return store.leftRunning();
-    }
+    return PostgresResultStore.leftRunning(url(db), System.getenv(), Clock.systemUTC(), testbed);
   }
 
   /** Opens the database {@code db} names for reading only. */
   static ResultReader openReader(DatabaseOption db) {
-    return db.isUrl() ? PostgresResultReader.open(url(db), System.getenv()) : openReader(db.path());
+    return db.isUrl()
+        ? PostgresResultStore.openReader(url(db), System.getenv())
+        : openReader(db.path());
   }
 
   /**

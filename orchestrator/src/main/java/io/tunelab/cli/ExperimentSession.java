@@ -50,7 +50,7 @@ final class ExperimentSession {
     ignoreHangup();
     Clock clock = Clock.systemUTC();
     try (RunLog log = RunLog.open(logBeside, matrix.name(), out, clock, watch.terminal());
-        ResultStore store = Databases.open(db, resumed, testbed(inventory));
+        ResultStore store = Databases.open(db, testbed(inventory));
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, clock, columns());
         PhaseTrace trace = trace()) {

@@ -53,7 +53,7 @@ final class ResumeCommand implements Callable<Integer> {
     }
     StoredExperiment stored;
     Matrix matrix;
-    try (ResultStore store = Databases.open(options.db, null, null)) {
+    try (ResultStore store = Databases.open(options.db, null)) {
       stored =
           store
               .findExperiment(experiment)

@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
 final class StatusCommand implements Callable<Integer> {
   private static final String SQL =
       "SELECT e.id, e.name, e.status, e.started_at, e.finished_at,"
-          + " SUM(t.status = 'ok') AS ok, SUM(t.status = 'failed') AS failed,"
-          + " SUM(t.status IN ('pending', 'running')) AS unfinished"
+          + " SUM(CASE WHEN t.status = 'ok' THEN 1 ELSE 0 END) AS ok,"
+          + " SUM(CASE WHEN t.status = 'failed' THEN 1 ELSE 0 END) AS failed,"
+          + " SUM(CASE WHEN t.status IN ('pending', 'running') THEN 1 ELSE 0 END) AS unfinished"
           + " FROM experiments e LEFT JOIN cells c ON c.experiment_id = e.id"
           + " LEFT JOIN trials t ON t.cell_id = c.id GROUP BY e.id ORDER BY e.id";
 

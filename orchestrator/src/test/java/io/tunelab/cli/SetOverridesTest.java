@@ -8,7 +8,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.StoredExperiment;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -127,7 +127,7 @@ class SetOverridesTest {
     Matrix ran = MatrixLoader.load("site.yaml", MATRIX, path -> "", set);
     StoredExperiment stored;
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db)) {
       long id = store.createExperiment(ExperimentPlan.of(ran), "test");
       stored = store.findExperiment(Long.toString(id)).orElseThrow();
     }

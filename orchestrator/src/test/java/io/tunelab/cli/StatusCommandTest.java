@@ -10,7 +10,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
@@ -32,7 +32,7 @@ class StatusCommandTest {
     Thread run =
         new Thread(
             () -> {
-              try (SqliteResultStore store = SqliteResultStore.open(db)) {
+              try (JdbcResultStore store = JdbcResultStore.open(db)) {
                 long id =
                     store.createExperiment(
                         Fixtures.experiment("live", 2, 0, List.of(Fixtures.cell(1, "bs", "1M"))),

@@ -8,7 +8,7 @@ import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -58,7 +58,7 @@ class StoredStepsTest {
           command: "true"
         """
             .replace("LOG", log.toString());
-    try (ResultStore store = SqliteResultStore.open(db)) {
+    try (ResultStore store = JdbcResultStore.open(db)) {
       long id =
           store
               .storePlan(ExperimentPlan.of(MatrixLoader.load("m.yaml", yaml)), "test")
@@ -73,7 +73,7 @@ class StoredStepsTest {
   }
 
   private ExperimentStatus status() {
-    try (ResultStore store = SqliteResultStore.open(db)) {
+    try (ResultStore store = JdbcResultStore.open(db)) {
       return store.findExperiment("1").orElseThrow().status();
     }
   }
@@ -168,7 +168,7 @@ class StoredStepsTest {
 
   @Test
   void aNewDatabaseIsPrivateAndSoIsTheLogFolder() throws Exception {
-    SqliteResultStore.open(db).close();
+    JdbcResultStore.open(db).close();
     try (RunLog l = RunLog.open(db, "m", new PrintWriter(new StringWriter()), Clock.systemUTC())) {
       assertEquals("rwx------", mode(l.file().getParent()));
     }

@@ -9,7 +9,7 @@ import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.Transport;
 import io.tunelab.run.ExperimentRunner;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Integration;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,7 +79,7 @@ class NotRootTest {
               + "workload:\n  command: \"true\"\n";
       Path db = dir.resolve("t.db");
       List<String> out = new ArrayList<>();
-      try (SqliteResultStore store = SqliteResultStore.open(db)) {
+      try (JdbcResultStore store = JdbcResultStore.open(db)) {
         ExperimentRunner runner =
             new ExperimentRunner(host -> new NobodyTransport(home), store, out::add, "test");
         TunelabException e =

@@ -8,7 +8,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.postgres.PostgresDatabase;
 import io.tunelab.store.postgres.PostgresSchema;
 import io.tunelab.store.postgres.PostgresUrl;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
 import java.nio.file.Path;
@@ -60,7 +60,7 @@ class PostgresStoreTest {
 
   private Path studies(String name) {
     Path db = dir.resolve(name);
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Studies.nfs(store);
       Studies.iscsi(store);
       Studies.readerVsWriter(store);

@@ -7,7 +7,7 @@ import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.HostConnector;
 import io.tunelab.run.RunSummary;
 import io.tunelab.store.TrialResult;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ record WorkloadRun(RunSummary summary, List<TrialResult> results, List<String> o
     Matrix matrix = MatrixLoader.load("m.yaml", matrixText);
     Path db = dir.resolve("w.db");
     List<String> out = new ArrayList<>();
-    try (RecordingStore store = new RecordingStore(SqliteResultStore.open(db))) {
+    try (RecordingStore store = new RecordingStore(JdbcResultStore.open(db))) {
       ExperimentRunner runner = new ExperimentRunner(connector, store, out::add, "test");
       RunSummary summary = runner.run(matrix);
       return new WorkloadRun(summary, List.copyOf(store.results), out, db);

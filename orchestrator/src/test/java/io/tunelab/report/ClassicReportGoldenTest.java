@@ -11,7 +11,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,10 +35,10 @@ class ClassicReportGoldenTest {
   void casesWithSlashesEqualsAndColonsInterruptedWithAFailure() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       id = Studies.iscsi(store);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/iscsi-readahead.txt", report(id, store));
     }
   }
@@ -47,7 +47,7 @@ class ClassicReportGoldenTest {
   void withoutACaseAxisBlocksAreEveryAxisButTheLast() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       List<Cell> cells = new ArrayList<>();
       int ordinal = 1;
       for (String scheduler : List.of("none", "mq-deadline")) {
@@ -68,7 +68,7 @@ class ClassicReportGoldenTest {
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/loop-readahead.txt", report(id, store));
     }
   }
@@ -77,7 +77,7 @@ class ClassicReportGoldenTest {
   void aCommandWithoutParserReportsSecondsOnly() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       List<Cell> cells =
           List.of(cell(1, "threads", "1"), cell(2, "threads", "2"), cell(3, "threads", "16"));
       id = store.createExperiment(experiment("my-reader", 2, 0, cells), Fixtures.TOOL_VERSION);
@@ -87,7 +87,7 @@ class ClassicReportGoldenTest {
       }
       store.setExperimentStatus(id, ExperimentStatus.FINISHED);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/my-reader.txt", report(id, store));
     }
   }
@@ -96,13 +96,13 @@ class ClassicReportGoldenTest {
   void aPlannedExperimentShowsItsShape() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       id =
           store.createExperiment(
               experiment("planned", 3, 0, List.of(cell(1, "bs", "64M"), cell(2, "bs", "1M"))),
               Fixtures.TOOL_VERSION);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       GoldenFiles.assertMatches("report/planned.txt", report(id, store));
     }
   }

@@ -11,7 +11,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,7 +41,7 @@ public final class Studies {
    * client:ra=2M/server:ra=2M} x bs 64M, 32M, 16M, 3 repetitions after a warm-up; one trial failed
    * and the last two never ran. Case default, bs=64M has the design example's three reads.
    */
-  public static long iscsi(SqliteResultStore store) {
+  public static long iscsi(JdbcResultStore store) {
     List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String kase : List.of("default", "client:ra=2M/server:ra=2M")) {
@@ -89,13 +89,13 @@ public final class Studies {
    * base, with 20 dd only in the new run; with 2 dd it gains 11.1 %; with 10 dd the base has an
    * outlier.
    */
-  public static long[] nfs(SqliteResultStore store) {
+  public static long[] nfs(JdbcResultStore store) {
     long base = nfsRun(store, "6.1.0", false);
     long next = nfsRun(store, "6.6.0", true);
     return new long[] {base, next};
   }
 
-  private static long nfsRun(SqliteResultStore store, String kernel, boolean isNew) {
+  private static long nfsRun(JdbcResultStore store, String kernel, boolean isNew) {
     List<Cell> cells = new ArrayList<>();
     List<double[]> shapes = new ArrayList<>();
     int ordinal = 1;
@@ -139,7 +139,7 @@ public final class Studies {
    * The newer kernel boots with {@code mitigations=off} and reads faster, but its second boot is
    * slower than its first; every read at bs=4M fails on it. The client never reboots.
    */
-  public static long kernels(SqliteResultStore store, Path db) throws SQLException {
+  public static long kernels(JdbcResultStore store, Path db) throws SQLException {
     List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String kernel : KERNELS) {
@@ -213,7 +213,7 @@ public final class Studies {
    * monitor_samples; each process's record with the ionice class it really had, and the reader's
    * fio JSON. With mq-deadline the class changes nothing and the reader starves; bfq honours it.
    */
-  public static long readerVsWriter(SqliteResultStore store) {
+  public static long readerVsWriter(JdbcResultStore store) {
     List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String scheduler : List.of("mq-deadline", "bfq")) {

@@ -12,7 +12,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +36,7 @@ class BadInputTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("study.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       long[] nfs = Studies.nfs(store);
       nfsBase = nfs[0];
       nfsNew = nfs[1];
@@ -205,7 +205,7 @@ class BadInputTest {
   @Test
   void anEmptyDatabaseHasNoLatestExperiment() {
     Path empty = dir.resolve("empty.db");
-    SqliteResultStore.open(empty).close();
+    JdbcResultStore.open(empty).close();
     Cli.Result r = Cli.tunelab("report", "--db", empty.toString());
     assertEquals(2, r.code());
     assertTrue(r.err().contains("no experiment in " + empty.toAbsolutePath()), r.err());

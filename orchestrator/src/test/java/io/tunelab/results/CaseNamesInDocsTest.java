@@ -13,7 +13,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Path;
@@ -143,7 +143,7 @@ class CaseNamesInDocsTest {
     assertTrue(SPECS.contains(spec), SPECS.toString());
     Matrix m = matrixOf(axes, LABELS.get(axes), List.of("default", "client:ra=2M+server:ra=2M"));
     Path db = dir.resolve("cases.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       long id = store.createExperiment(ExperimentPlan.of(m), Fixtures.TOOL_VERSION);
       Map<Integer, Cell> cells = new LinkedHashMap<>();
       ExperimentPlan.of(m).cells().forEach(c -> cells.put(c.ordinal(), c));

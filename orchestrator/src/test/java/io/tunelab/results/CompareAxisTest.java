@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import io.tunelab.testing.RepoFiles;
@@ -31,7 +31,7 @@ class CompareAxisTest {
   @BeforeAll
   static void buildDatabase() throws Exception {
     db = dir.resolve("kernels.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       Studies.nfs(store);
       Studies.kernels(store, Path.of(db));
     }

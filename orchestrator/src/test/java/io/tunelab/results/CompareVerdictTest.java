@@ -14,7 +14,7 @@ import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ class CompareVerdictTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("verdict.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       run(store, "128", "loop3", Map.of("64M", 1.0, "1M", 1.0, "4M", 1.0));
       run(store, "256", "loop5", Map.of("64M", 1.01, "1M", 1.11, "4M", 1.3));
     }
@@ -46,7 +46,7 @@ class CompareVerdictTest {
 
   /** One run at read-ahead {@code ra}; each bs reads {@code speedup} times as fast as at 128. */
   private static void run(
-      SqliteResultStore store, String ra, String dev, Map<String, Double> speedup) {
+      JdbcResultStore store, String ra, String dev, Map<String, Double> speedup) {
     List<String> sizes = List.of("64M", "1M", "4M");
     List<Cell> cells = new java.util.ArrayList<>();
     for (int i = 0; i < sizes.size(); i++) {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.cli.CompletionScript;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.TestTime;
 import java.io.IOException;
@@ -36,7 +36,7 @@ class CompletionTest {
     script = dir.resolve("tunelab.bash");
     CompletionScript.main(new String[] {script.toString()}); // as the build writes it
     db = dir.resolve("study.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       Studies.nfs(store);
       Studies.iscsi(store);
     }

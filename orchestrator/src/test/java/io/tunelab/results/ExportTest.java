@@ -12,7 +12,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.SampleRow;
 import io.tunelab.store.SampleSink;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ class ExportTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("study.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       nfs = Studies.nfs(store)[1];
       iscsi = Studies.iscsi(store);
     }
@@ -119,7 +119,7 @@ class ExportTest {
   @Test
   void samplesArriveOneByOneInCellRepetitionJobMetricOrder() {
     List<String> seen = new ArrayList<>();
-    try (ResultReader store = SqliteResultStore.openReadOnly(Path.of(db))) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(Path.of(db))) {
       long count =
           store.exportSamples(
               nfs,

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Prerequisites;
 import java.awt.image.BufferedImage;
@@ -51,7 +51,7 @@ class HtmlChartsInChromiumTest {
     }
     Files.createDirectories(OUT);
     db = dir.resolve("study.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       nfs = Studies.nfs(store)[0];
       iscsi = Studies.iscsi(store);
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.report.Studies;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
@@ -33,7 +33,7 @@ class ImportTest {
 
   private Path studies(String name) {
     Path db = dir.resolve(name);
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Studies.nfs(store);
       Studies.iscsi(store);
     }
@@ -42,7 +42,7 @@ class ImportTest {
 
   private Path target() {
     Path db = dir.resolve("team.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Studies.readerVsWriter(store);
     }
     return db;
@@ -120,6 +120,15 @@ class ImportTest {
     Path old = studies("old.db");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
         Statement st = c.createStatement()) {
+      for (String table : List.of("events", "boots", "trial_attempts")) {
+        st.executeUpdate("DROP INDEX " + table + "_by_key");
+        st.executeUpdate("ALTER TABLE " + table + " DROP COLUMN idem");
+      }
+      st.executeUpdate("DROP INDEX samples_by_trial");
+      for (String table : List.of("samples", "variables", "trial_flags")) {
+        st.executeUpdate("ALTER TABLE " + table + " DROP COLUMN pos");
+      }
+      st.executeUpdate("CREATE INDEX samples_by_trial ON samples (trial_id, job, metric)");
       st.executeUpdate("DROP TABLE workers");
       st.executeUpdate("DROP TABLE queue");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");
@@ -135,7 +144,7 @@ class ImportTest {
     assertTrue(importInto(team, old).out().endsWith(": 3 added, 0 already here, 0 left out\n"));
     assertTrue(importInto(team, old).out().endsWith(": 0 added, 3 already here, 0 left out\n"));
     // Opened for writing, the copy is migrated: its experiments get the uuids derived above.
-    SqliteResultStore.open(copy, Fixtures.CLOCK).close();
+    JdbcResultStore.open(copy, Fixtures.CLOCK).close();
     Cli.Result r = importInto(team, copy);
     assertTrue(r.out().endsWith(": 0 added, 3 already here, 0 left out\n"), r.all());
   }
@@ -173,7 +182,7 @@ class ImportTest {
   void aRunningExperimentIsLeftOutAndSaidSo() throws Exception {
     Path night = dir.resolve("running.db");
     long running;
-    try (SqliteResultStore store = SqliteResultStore.open(night, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(night, Fixtures.CLOCK)) {
       Studies.readerVsWriter(store);
       running = Studies.iscsi(store);
       store.setExperimentStatus(running, ExperimentStatus.RUNNING);

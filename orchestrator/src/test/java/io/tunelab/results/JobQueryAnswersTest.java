@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.RepoFiles;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,7 @@ class JobQueryAnswersTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("study.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Studies.readerVsWriter(store);
       Fixtures.readaheadStudy(store);
     }
@@ -37,7 +37,7 @@ class JobQueryAnswersTest {
 
   private static ResultTable query(String file) throws Exception {
     Path path = RepoFiles.repoRoot().resolve("db/queries").resolve(file);
-    return SqliteResultStore.query(db, Files.readString(path));
+    return JdbcResultStore.query(db, Files.readString(path));
   }
 
   private static List<Object> column(ResultTable t, String name) {
@@ -95,7 +95,7 @@ class JobQueryAnswersTest {
     assertEquals(List.of("fio-json"), column(t, "kind").stream().distinct().toList());
     long trial = (Long) column(t, "trial_id").get(6);
     ResultTable data =
-        SqliteResultStore.query(
+        JdbcResultStore.query(
             db,
             "SELECT data FROM trial_outputs WHERE trial_id = "
                 + trial

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
 import java.io.ByteArrayInputStream;
@@ -28,7 +28,7 @@ class QueryCommandTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("study.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       Fixtures.readaheadStudy(store);
     }
   }

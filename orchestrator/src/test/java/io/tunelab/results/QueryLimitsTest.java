@@ -3,7 +3,7 @@ package io.tunelab.results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +27,7 @@ class QueryLimitsTest {
   @BeforeAll
   static void emptyDatabase() {
     db = dir.resolve("t.db").toString();
-    SqliteResultStore.open(Path.of(db)).close();
+    JdbcResultStore.open(Path.of(db)).close();
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.Prerequisites;
@@ -36,7 +36,7 @@ class ReadOnlyDatabaseTest {
     sh("mount", "-t", "tmpfs", "-o", "size=16m", "tunelab-ro-test", mnt.toString());
     mounted = true;
     db = mnt.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Fixtures.readaheadStudy(store);
     }
   }

@@ -11,7 +11,7 @@ import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +30,7 @@ class ReadbackWarningTest {
   @Test
   void theReportSaysWhichKnobTheKernelHeldOtherThanAsked() throws Exception {
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               Fixtures.experiment("readback", 3, 0, List.of(Fixtures.cell(1, "bs", "64M"))),

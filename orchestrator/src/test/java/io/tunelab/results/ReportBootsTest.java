@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ class ReportBootsTest {
   @BeforeAll
   static void buildDatabase() throws Exception {
     db = dir.resolve("kernels.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       Studies.kernels(store, Path.of(db));
     }
   }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
@@ -23,10 +23,10 @@ class ReportGoldenTest {
   static void buildDatabases() {
     iscsi = dir.resolve("iscsi.db").toString();
     nfs = dir.resolve("nfs.db").toString();
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(iscsi), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(iscsi), Fixtures.CLOCK)) {
       Studies.iscsi(store);
     }
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(nfs), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(nfs), Fixtures.CLOCK)) {
       nfsId = Studies.nfs(store)[0];
     }
   }

@@ -10,7 +10,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
@@ -57,7 +57,7 @@ class ReportRepetitionsTest {
             Map.of(),
             new RepeatRule(3, 12, 0.02, null),
             OnFlag.KEEP);
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       long id = store.createExperiment(plan, Fixtures.TOOL_VERSION);
       store.recordHost(
           id,

@@ -12,8 +12,8 @@ import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.store.sqlite.SqliteQueryRunner;
-import io.tunelab.store.sqlite.SqliteResultStore;
 import io.tunelab.workload.Sample;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,13 +65,13 @@ class SavedQueryAnswersTest {
   @BeforeAll
   static void runTheStudyTwice() {
     db = dir.resolve("study.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, new TickingClock())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, new TickingClock())) {
       run(store, false);
       run(store, true);
     }
   }
 
-  private static void run(SqliteResultStore store, boolean regressed) {
+  private static void run(JdbcResultStore store, boolean regressed) {
     List<Cell> cells = new ArrayList<>();
     int ordinal = 1;
     for (String ra : List.of("128", "512", "2048")) {

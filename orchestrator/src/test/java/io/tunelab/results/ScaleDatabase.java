@@ -7,7 +7,7 @@ import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ public final class ScaleDatabase {
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     int experiments = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     long start = System.nanoTime();
-    try (SqliteResultStore store = SqliteResultStore.open(db)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db)) {
       for (int e = 0; e < experiments; e++) {
         build(store, cells, reps, e);
       }
@@ -44,7 +44,7 @@ public final class ScaleDatabase {
         db, experiments, cells, reps, (System.nanoTime() - start) / 1e9);
   }
 
-  static long build(SqliteResultStore store, int count, int reps, int run) {
+  static long build(JdbcResultStore store, int count, int reps, int run) {
     String[] axes = {
       "local.block.${dev}.read_ahead_kb", "local.block.${dev}.nr_requests", "bs", "case"
     };

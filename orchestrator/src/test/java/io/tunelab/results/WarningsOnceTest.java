@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.report.Studies;
 import io.tunelab.store.Fixtures;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.GoldenFiles;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ class WarningsOnceTest {
   void theRepetitionCountIsSaidOnceWhenTheMetricsDifferInOtherWarnings() {
     String db = dir.resolve("nfs.db").toString();
     long id;
-    try (SqliteResultStore store = SqliteResultStore.open(Path.of(db), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       id = Studies.nfs(store)[0];
     }
     Cli.Result r =

@@ -10,7 +10,7 @@ import io.tunelab.plan.Cell;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class CellTargetsTest {
 
   @Test
   void aCellIsJudgedWithTheTrialJustRunAndItsRestSkippedOnceCommitted() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       long id = twoCells(store);
       List<TrialRef> trials = store.unfinishedTrials(id);
       CellTargets targets = new CellTargets(rule, store);
@@ -49,7 +49,7 @@ class CellTargetsTest {
 
   @Test
   void aResumedRunSkipsTheRestOfACellThatMetItsTargetBeforeTheControllerStopped() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       long id = twoCells(store);
       List<TrialRef> trials = store.unfinishedTrials(id);
       double[] quiet = {16.0, 16.1, 16.0};
@@ -72,13 +72,13 @@ class CellTargetsTest {
   }
 
   /** Two cells of up to 6 trials each, planned. */
-  private static long twoCells(SqliteResultStore store) {
+  private static long twoCells(JdbcResultStore store) {
     List<Cell> cells = List.of(Fixtures.cell(1, "bs", "64M"), Fixtures.cell(2, "bs", "32M"));
     return store.createExperiment(
         Fixtures.experiment("targets", 6, 0, cells), Fixtures.TOOL_VERSION);
   }
 
-  private static void commit(SqliteResultStore store, TrialRef t, double seconds) {
+  private static void commit(JdbcResultStore store, TrialRef t, double seconds) {
     store.startTrial(t.trialId());
     store.commitTrial(TrialCommit.of(t.trialId(), Fixtures.gib64(seconds)));
   }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultStore;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ class RunEventsTest {
 
   @Test
   void startHostRunMessageAndErrorEventsAreStoredByTheRun() {
-    try (ResultStore store = SqliteResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
+    try (ResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               Fixtures.experiment("e", 1, 0, List.of(Fixtures.cell(1, "bs", "1M"))),
@@ -93,7 +93,7 @@ class RunEventsTest {
 
   @Test
   void anEventTheStoreRefusesIsAWarningNotAFailure() {
-    try (ResultStore store = SqliteResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
+    try (ResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       Heard heard = new Heard();
       RunEvents events = new RunEvents(store, heard, null);
 

@@ -4,7 +4,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
-import io.tunelab.store.sqlite.SqliteResultStore;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.workload.Sample;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -119,7 +119,7 @@ public final class Fixtures {
    * repetition reads faster and one trial fails; the kernel rounds a requested max_sectors_kb.
    * Returns both experiment ids.
    */
-  public static long[] readaheadStudy(SqliteResultStore store) {
+  public static long[] readaheadStudy(JdbcResultStore store) {
     long[] ids = new long[2];
     for (int run = 0; run < 2; run++) {
       List<Cell> cells = new ArrayList<>();

@@ -1,39 +1,72 @@
 package io.tunelab.store.postgres;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.ResultTable;
 import io.tunelab.store.sql.Backoff;
+import io.tunelab.store.sql.QueryRows;
+import io.tunelab.store.sql.SqlDialect;
+import io.tunelab.store.sqlite.StorageFailure;
+import io.tunelab.store.sqlite.Transactions;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 
 /**
- * One connection to a tunelab PostgreSQL database and the transactions run on it. A transaction
- * that loses its connection (a server restart, a network cut) or meets a deadlock is rolled back by
- * the server; it runs again whole on a new connection until {@link #RETRY_BUDGET} is spent, as a
- * locked SQLite file is waited out.
+ * The {@link Transactions} of a tunelab PostgreSQL database. A transaction that loses its
+ * connection (a server restart, a network cut, a server that stopped answering for the socket
+ * timeout) or meets a deadlock is rolled back by the server; it runs again whole on a new
+ * connection until the wait budget is spent, as a locked SQLite file is waited out. Connecting,
+ * logging in and every read of the socket have their own limits: no call waits for ever.
  */
-public final class PostgresDatabase implements AutoCloseable {
-  /** How long a transaction keeps trying while the server is away. */
-  static final Duration RETRY_BUDGET = Duration.ofMinutes(10);
+public final class PostgresDatabase extends Transactions {
+  /** How long one answer of the server may take before the connection counts as lost. */
+  static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
   private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
 
   private final PostgresUrl url;
   private final Map<String, String> env;
   private final boolean readOnly;
+  private final Duration socketTimeout;
+  private final Duration budget;
   private Connection db;
 
-  private PostgresDatabase(PostgresUrl url, Map<String, String> env, boolean readOnly) {
+  private PostgresDatabase(
+      PostgresUrl url,
+      Map<String, String> env,
+      boolean readOnly,
+      Duration socketTimeout,
+      Duration budget) {
+    super(SqlDialect.POSTGRESQL);
     this.url = url;
     this.env = env;
     this.readOnly = readOnly;
+    this.socketTimeout = socketTimeout;
+    this.budget = budget;
   }
 
-  /** Connects now, so that a wrong URL or password fails before anything else is done. */
+  /**
+   * Connects now, so that a wrong URL or password fails before anything else is done; transactions
+   * are retried for {@code TUNELAB_DB_WAIT}.
+   */
   public static PostgresDatabase open(PostgresUrl url, Map<String, String> env, boolean readOnly) {
-    PostgresDatabase d = new PostgresDatabase(url, env, readOnly);
+    return open(url, env, readOnly, SOCKET_TIMEOUT, waitBudget(env));
+  }
+
+  /** As {@link #open(PostgresUrl, Map, boolean)}, with its own socket timeout and wait budget. */
+  public static PostgresDatabase open(
+      PostgresUrl url,
+      Map<String, String> env,
+      boolean readOnly,
+      Duration socketTimeout,
+      Duration budget) {
+    PostgresDatabase d = new PostgresDatabase(url, env, readOnly, socketTimeout, budget);
     try {
       d.db = d.connect();
     } catch (SQLException e) {
@@ -48,17 +81,47 @@ public final class PostgresDatabase implements AutoCloseable {
     return url;
   }
 
-  /** Work done in one transaction. */
-  public interface Work<T> {
-    T run(Connection c) throws SQLException;
+  @Override
+  public String location() {
+    return url.toString();
   }
 
   /**
-   * Runs {@code work} in one transaction (read only when the database was opened so); SQL errors
-   * become a {@link TunelabException} saying what could not be done.
+   * {@code $XDG_STATE_HOME/tunelab/pending/HOST_PORT_DB} ({@code ~/.local/state} by default): the
+   * user's own, durable, one directory per database.
    */
+  @Override
+  public Path keptTrialsDirectory() {
+    return keptTrialsDirectory(url, env);
+  }
+
+  static Path keptTrialsDirectory(PostgresUrl url, Map<String, String> env) {
+    String state = env.get("XDG_STATE_HOME");
+    Path base =
+        state != null && !state.isBlank()
+            ? Path.of(state)
+            : Path.of(System.getProperty("user.home"), ".local", "state");
+    String name =
+        (url.host() + "_" + url.port() + "_" + url.database()).replaceAll("[^\\w.-]", "_");
+    return base.resolve("tunelab").resolve("pending").resolve(name);
+  }
+
+  /** Runs one statement of tunelab's own (status's table) and reads all its rows. */
+  @Override
+  public ResultTable query(String sql) {
+    return transaction(
+        "run a query",
+        c -> {
+          try (Statement st = c.createStatement();
+              ResultSet rs = st.executeQuery(sql)) {
+            return QueryRows.read(rs, Integer.MAX_VALUE).table();
+          }
+        });
+  }
+
+  @Override
   public synchronized <T> T transaction(String what, Work<T> work) {
-    Backoff backoff = new Backoff(RETRY_BUDGET, FIRST_PAUSE);
+    Backoff backoff = new Backoff(budget, FIRST_PAUSE);
     while (true) {
       try {
         return once(work);
@@ -90,7 +153,10 @@ public final class PostgresDatabase implements AutoCloseable {
   }
 
   private Connection connect() throws SQLException {
-    Connection c = DriverManager.getConnection(url.jdbcUrl(), url.properties(env));
+    Properties p = url.properties(env);
+    // Seconds, as pgjdbc counts them; 0 would mean no limit.
+    p.setProperty("socketTimeout", Long.toString(Math.max(1, socketTimeout.toSeconds())));
+    Connection c = DriverManager.getConnection(url.jdbcUrl(), p);
     c.setAutoCommit(false);
     c.setReadOnly(readOnly);
     return c;
@@ -119,8 +185,12 @@ public final class PostgresDatabase implements AutoCloseable {
   }
 
   private TunelabException failure(String what, SQLException e) {
-    int code = worthRetrying(e) ? TunelabException.HOST_REFUSED : TunelabException.INTERNAL;
-    return new TunelabException(code, "database " + url + ": cannot " + what + ": " + reason(e), e);
+    String message = "database " + url + ": cannot " + what + ": " + reason(e);
+    // The server away past the budget refused the write, as a full disk would: what was to be
+    // stored is kept aside rather than lost.
+    return worthRetrying(e)
+        ? new StorageFailure(message, "bring the server back", e)
+        : new TunelabException(TunelabException.INTERNAL, message, e);
   }
 
   /** The server's own message, without pgjdbc's position and hint lines. */
@@ -130,7 +200,8 @@ public final class PostgresDatabase implements AutoCloseable {
     return cut > 0 ? m.substring(0, cut) : m;
   }
 
-  private void closeQuietly() {
+  @Override
+  public synchronized void closeQuietly() {
     try {
       if (db != null) {
         db.close();

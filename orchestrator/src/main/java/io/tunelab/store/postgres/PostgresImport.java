@@ -74,12 +74,7 @@ public final class PostgresImport implements ImportTarget {
   @Override
   public void idsTaken(Connection c, String table) throws SQLException {
     try (Statement st = c.createStatement()) {
-      st.execute(
-          "SELECT setval(pg_get_serial_sequence('"
-              + table
-              + "', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM "
-              + table
-              + "), false)");
+      st.execute(SqlDialect.POSTGRESQL.idsTaken(table));
     }
   }
 }

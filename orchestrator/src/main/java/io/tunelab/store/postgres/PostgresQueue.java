@@ -4,6 +4,7 @@ import io.tunelab.TunelabException;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.sql.Timestamps;
+import io.tunelab.store.sqlite.JdbcResultStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,20 +54,19 @@ public final class PostgresQueue implements ExperimentQueue {
   @Override
   public long submit(ExperimentPlan plan, String toolVersion, String queue) {
     String now = time.now();
-    return PostgresResultStore.plan(
-            db,
-            plan,
-            toolVersion,
-            env,
-            clock,
-            (c, e) ->
-                update(
-                    c,
-                    "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)",
-                    e.id(),
-                    queue,
-                    now))
-        .id();
+    // The plan and its queue row in one transaction: no planned experiment without its row.
+    try (JdbcResultStore store = PostgresResultStore.open(url, env, clock, null)) {
+      return store.createExperiment(
+          plan,
+          toolVersion,
+          (c, id) ->
+              update(
+                  c,
+                  "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)",
+                  id,
+                  queue,
+                  now));
+    }
   }
 
   @Override

@@ -67,6 +67,8 @@ public record PostgresUrl(String user, String host, int port, String database) {
     }
     p.setProperty("ApplicationName", "tunelab");
     p.setProperty("connectTimeout", "10");
+    // A server that accepts the connection but never answers the startup (a stopped postmaster).
+    p.setProperty("loginTimeout", "10");
     // A dead server is noticed by the socket, not after the kernel's two-hour keepalive.
     p.setProperty("tcpKeepAlive", "true");
     return p;

@@ -173,16 +173,28 @@ public final class ExperimentCopy {
       return cols;
     }
 
-    /** The target's columns the file has too (a file of an older tunelab has fewer). */
+    /**
+     * The target's columns the file has too (a file of an older tunelab has fewer), without the
+     * idempotency keys: those belong to the writes of the database that made them.
+     */
     List<String> shared(String table) throws SQLException {
       List<String> cols = shared.get(table);
       if (cols == null) {
         Set<String> file = new LinkedHashSet<>(theirs(table));
         cols = new ArrayList<>(columns(into, dialect, table));
         cols.retainAll(file);
+        cols.remove("idem");
         shared.put(table, cols);
       }
       return new ArrayList<>(cols);
+    }
+
+    /**
+     * Whether the target keeps {@code table}'s order in a column {@code pos} the file lacks (a file
+     * of an older tunelab): the file's own order, its rowid, fills it.
+     */
+    boolean orderFromRowid(String table) throws SQLException {
+      return !theirs(table).contains("pos") && columns(into, dialect, table).contains("pos");
     }
   }
 
@@ -232,10 +244,16 @@ public final class ExperimentCopy {
       shift.put(t.idColumn(), offsets.get(t.name()));
     }
     String list = String.join(", ", cols);
+    String selected = list;
+    if (tables.orderFromRowid(t.name())) {
+      cols.add("pos");
+      list += ", pos";
+      selected += ", rowid";
+    }
     try (PreparedStatement read =
             tables.from.prepareStatement(
                 "SELECT "
-                    + list
+                    + selected
                     + " FROM "
                     + t.name()
                     + " WHERE "

@@ -1,5 +1,7 @@
 package io.tunelab.store.sql;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,7 +20,8 @@ public enum SqlDialect {
           "params_json",
               "(SELECT json_group_object(p.name, p.value)"
                   + " FROM (SELECT name, value FROM cell_params WHERE cell_id = c.id"
-                  + " ORDER BY pos) p)"),
+                  + " ORDER BY pos) p)",
+          "rowid", "rowid"),
       "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
       "SELECT name FROM pragma_table_info(?)"),
 
@@ -32,7 +35,9 @@ public enum SqlDialect {
               // same query prints the same on both engines.
               "(SELECT coalesce('{' || string_agg(to_json(p.name)::text || ':'"
                   + " || to_json(p.value)::text, ',' ORDER BY p.pos) || '}', '{}')"
-                  + " FROM cell_params p WHERE p.cell_id = c.id)"),
+                  + " FROM cell_params p WHERE p.cell_id = c.id)",
+          // Rows written before the order columns came have no order to keep here.
+          "rowid", "0"),
       "SELECT count(*) FROM information_schema.tables"
           + " WHERE table_schema = current_schema() AND table_name = ?",
       "SELECT column_name FROM information_schema.columns"
@@ -83,6 +88,100 @@ public enum SqlDialect {
     }
     m.appendTail(out);
     return out.toString();
+  }
+
+  /**
+   * Whether a bulk insert may turn the engine's row-by-row key and CHECK lookups and its page cache
+   * setting off and check its rows itself (SQLite's pragmas); PostgreSQL checks as it goes.
+   */
+  public boolean tunesBulkInserts() {
+    return this == SQLITE;
+  }
+
+  /**
+   * The rows of a JSON array bound to the last of {@code leading + 1} parameters, as a FROM item
+   * with columns {@code key} (0-based position) and {@code value}, each of the {@code leading}
+   * parameters before it as {@code p.p1}, {@code p.p2} …: one statement inserts a chunk of rows.
+   * Numeric arrays give numbers when {@code numbers}.
+   */
+  public String jsonRows(int leading, boolean numbers) {
+    StringBuilder from = new StringBuilder();
+    if (this == SQLITE) {
+      from.append("(SELECT");
+      for (int i = 1; i <= leading; i++) {
+        from.append(i > 1 ? "," : "").append(" ?").append(i).append(" AS p").append(i);
+      }
+      return from.append(") p, json_each(?").append(leading + 1).append(")").toString();
+    }
+    from.append("(SELECT");
+    for (int i = 1; i <= leading; i++) {
+      from.append(i > 1 ? "," : "").append(" CAST(? AS TEXT) AS p").append(i);
+    }
+    return from.append(") p, (SELECT ordinality - 1 AS key, ")
+        .append(numbers ? "CAST(value AS BIGINT)" : "value")
+        .append(" AS value FROM jsonb_array_elements_text(CAST(? AS JSONB)) WITH ORDINALITY) j")
+        .toString();
+  }
+
+  /**
+   * The statement that keeps other writers from inserting into {@code table} until the transaction
+   * ends, so that ids after the table's largest are free; null where the write transaction already
+   * does (SQLite's).
+   */
+  public String lockForIds(String table) {
+    return this == SQLITE ? null : "LOCK TABLE " + table + " IN SHARE ROW EXCLUSIVE MODE";
+  }
+
+  /**
+   * A query that moves {@code table}'s id sequence past the ids given by hand, so that rows given
+   * ids by the database later get new ones; null where the largest id is the next (SQLite).
+   */
+  public String idsTaken(String table) {
+    return this == SQLITE
+        ? null
+        : "SELECT setval(pg_get_serial_sequence('"
+            + table
+            + "', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM "
+            + table
+            + "), false)";
+  }
+
+  /** A leading parameter of {@link #jsonRows} as a number. */
+  public String number(String parameter) {
+    return this == SQLITE ? parameter : "CAST(" + parameter + " AS BIGINT)";
+  }
+
+  /** The element at 0-based {@code index} of the JSON array of strings {@code array}. */
+  public String jsonElement(String array, String index) {
+    return this == SQLITE
+        ? "json_extract(" + array + ", '$[' || (" + index + ") || ']')"
+        : "(CAST(" + array + " AS JSONB) ->> CAST(" + index + " AS INTEGER))";
+  }
+
+  /** The seconds between two ISO-8601 timestamps as tunelab stores them (text). */
+  public String secondsBetween(String from, String to) {
+    return this == SQLITE
+        ? "((julianday(" + to + ") - julianday(" + from + ")) * 86400.0)"
+        : "extract(epoch FROM (CAST("
+            + to
+            + " AS TIMESTAMPTZ) - CAST("
+            + from
+            + " AS TIMESTAMPTZ)))";
+  }
+
+  /** The text values of {@code expression} over a group, joined by {@code separator}. */
+  public String joined(String expression, String separator) {
+    return (this == SQLITE ? "group_concat(" : "string_agg(") + expression + ", " + separator + ")";
+  }
+
+  /** The 1-based position of {@code part} in {@code text}, 0 when it is not there. */
+  public String position(String text, String part) {
+    return (this == SQLITE ? "instr(" : "strpos(") + text + ", " + part + ")";
+  }
+
+  /** The dialect of the database {@code c} is connected to. */
+  public static SqlDialect of(Connection c) throws SQLException {
+    return c.getMetaData().getDatabaseProductName().equals("PostgreSQL") ? POSTGRESQL : SQLITE;
   }
 
   /** A query with one parameter, a table name, giving 1 when the table exists and 0 if not. */

@@ -21,11 +21,13 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Side files for trial commits the database refused (full disk, I/O error, busy, read-only): {@code
- * t.db.pending/<experiment>-<trial>.json} beside the database {@code t.db}, each written whole and
- * synced, so a measured trial, its attempts and its event line survive until {@code resume} stores
- * them. A run reserves some space there first, given back the moment a trial has to be kept: a full
- * disk must not refuse the side file too.
+ * Side files for trial commits the database refused (full disk, I/O error, busy, read-only, a
+ * PostgreSQL server away past the wait): {@code <experiment>-<trial>.json} in {@code t.db.pending/}
+ * beside an SQLite database {@code t.db}, or in the user's state directory for a PostgreSQL one
+ * ({@link Transactions#keptTrialsDirectory}), each written whole and synced, so a measured trial,
+ * its attempts and its event line survive until {@code resume} stores them. A run reserves some
+ * space there first, given back the moment a trial has to be kept: a full disk must not refuse the
+ * side file too.
  */
 final class KeptTrials {
   /** Room held back for side files; a trial's samples and settings take a few kilobytes. */
@@ -40,10 +42,15 @@ final class KeptTrials {
 
   private final Path dir;
 
-  /** The side files of the database {@code db}. */
-  KeptTrials(Path db) {
+  /** The side files kept in {@code dir} ({@link Transactions#keptTrialsDirectory}). */
+  KeptTrials(Path dir) {
+    this.dir = dir;
+  }
+
+  /** The side files of the SQLite database {@code db}. */
+  static KeptTrials beside(Path db) {
     Path file = db.toAbsolutePath().normalize();
-    this.dir = file.resolveSibling(file.getFileName() + ".pending");
+    return new KeptTrials(file.resolveSibling(file.getFileName() + ".pending"));
   }
 
   /**

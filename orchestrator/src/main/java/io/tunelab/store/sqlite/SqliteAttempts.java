@@ -9,20 +9,33 @@ import java.sql.SQLException;
 
 /** Writes {@code trial_attempts}: one row per attempt of a trial, numbered per trial. */
 final class SqliteAttempts {
-  private final SqliteTransactions tx;
+  private final Transactions tx;
 
-  SqliteAttempts(SqliteTransactions tx) {
+  SqliteAttempts(Transactions tx) {
     this.tx = tx;
   }
 
   /** See {@link ResultStore#recordAttempt}. */
   int record(long trialId, Attempt attempt) {
+    String key = Keys.fresh();
     return tx.transaction(
-        "record an attempt of trial " + trialId, c -> insert(c, trialId, attempt));
+        "record an attempt of trial " + trialId, c -> insert(c, trialId, attempt, key));
   }
 
-  /** Inserts an attempt numbered after the trial's others, in the caller's transaction. */
-  static int insert(Connection c, long trialId, Attempt attempt) throws SQLException {
+  /**
+   * Inserts an attempt numbered after the trial's others, in the caller's transaction, unless the
+   * one with key {@code key} is there; returns its number.
+   */
+  static int insert(Connection c, long trialId, Attempt attempt, String key) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT attempt FROM trial_attempts WHERE idem = ?")) {
+      ps.setString(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          return rs.getInt(1);
+        }
+      }
+    }
     int number;
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -36,13 +49,14 @@ final class SqliteAttempts {
     SqliteStatements.update(
         c,
         "INSERT INTO trial_attempts (trial_id, attempt, started_at, finished_at, status,"
-            + " error) VALUES (?, ?, ?, ?, ?, ?)",
+            + " error, idem) VALUES (?, ?, ?, ?, ?, ?, ?)",
         trialId,
         number,
         Timestamps.of(attempt.startedAt()),
         Timestamps.of(attempt.finishedAt()),
         attempt.status().text(),
-        attempt.error());
+        attempt.error(),
+        key);
     return number;
   }
 }

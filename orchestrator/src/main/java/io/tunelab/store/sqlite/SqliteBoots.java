@@ -13,10 +13,10 @@ import java.util.List;
 
 /** Reads and writes {@code boots}, and writes {@code trial_hosts} inside a trial's commit. */
 final class SqliteBoots {
-  private final SqliteTransactions tx;
+  private final Transactions tx;
   private final Timestamps time;
 
-  SqliteBoots(SqliteTransactions tx, Timestamps time) {
+  SqliteBoots(Transactions tx, Timestamps time) {
     this.tx = tx;
     this.time = time;
   }
@@ -32,14 +32,15 @@ final class SqliteBoots {
       String bootIdBefore) {
     String now = time.now();
     boolean start = reason == Boot.Reason.START;
+    String key = Keys.fresh();
     return tx.transaction(
         "record a boot of host " + host,
         c -> {
           SqliteStatements.update(
               c,
               "INSERT INTO boots (experiment_id, host, release, method, reason, round, state,"
-                  + " boot_id_before, boot_id_after, started_at, finished_at)"
-                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  + " boot_id_before, boot_id_after, started_at, finished_at, idem)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem) DO NOTHING",
               experimentId,
               host,
               release,
@@ -50,8 +51,9 @@ final class SqliteBoots {
               bootIdBefore,
               start ? bootIdBefore : null,
               now,
-              start ? now : null);
-          return SqliteStatements.queryLong(c, "SELECT last_insert_rowid()");
+              start ? now : null,
+              key);
+          return SqliteStatements.queryLong(c, "SELECT id FROM boots WHERE idem = ?", key);
         });
   }
 
@@ -117,8 +119,10 @@ final class SqliteBoots {
     for (TrialHost h : hosts) {
       SqliteStatements.update(
           c,
-          "INSERT OR REPLACE INTO trial_hosts (trial_id, host, kernel_release, boot_id, cmdline)"
-              + " VALUES (?, ?, ?, ?, ?)",
+          "INSERT INTO trial_hosts (trial_id, host, kernel_release, boot_id, cmdline)"
+              + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (trial_id, host) DO UPDATE SET"
+              + " kernel_release = excluded.kernel_release, boot_id = excluded.boot_id,"
+              + " cmdline = excluded.cmdline",
           trialId,
           h.host(),
           h.kernelRelease(),

@@ -20,7 +20,7 @@ final class SqliteConditions {
 
   private SqliteConditions() {}
 
-  static RunConditions load(SqliteTransactions tx, long experimentId) {
+  static RunConditions load(Transactions tx, long experimentId) {
     return tx.transaction(
         "read the conditions of experiment " + experimentId,
         c -> new RunConditions(facts(c, experimentId), knobs(c, experimentId)));

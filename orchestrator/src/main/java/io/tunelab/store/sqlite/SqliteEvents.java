@@ -6,8 +6,9 @@ import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentProgress.CurrentTrial;
 import io.tunelab.store.ExperimentProgress.Event;
 import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sql.Timestamps;
-import io.tunelab.store.sqlite.SqliteTransactions.Work;
+import io.tunelab.store.sqlite.Transactions.Work;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,44 +20,54 @@ import java.util.Optional;
  * run goes on (WAL lets a reader in beside the writer).
  */
 final class SqliteEvents {
-  private final SqliteTransactions tx;
+  private final Transactions tx;
   private final Timestamps time;
 
-  SqliteEvents(SqliteTransactions tx, Timestamps time) {
+  SqliteEvents(Transactions tx, Timestamps time) {
     this.tx = tx;
     this.time = time;
   }
 
   /** See {@link ResultStore#recordEvent}. */
   void record(long experimentId, String kind, String host, String message) {
-    Work<Integer> insert = insert(experimentId, time.now(), kind, host, message);
+    // The key is made once, outside the transaction: a try that runs again after its COMMIT
+    // reached the database but its answer did not inserts nothing.
+    Work<Integer> insert = insert(experimentId, time.now(), kind, host, message, Keys.fresh());
     tx.transaction("record an event", insert);
   }
 
-  /** Inserts an event of the experiment of trial {@code trialId}, in the caller's transaction. */
-  static void insertForTrial(Connection c, long trialId, String at, String kind, String message)
+  /**
+   * Inserts an event of the experiment of trial {@code trialId}, in the caller's transaction,
+   * unless one with key {@code key} is there.
+   */
+  static void insertForTrial(
+      Connection c, long trialId, String at, String kind, String message, String key)
       throws SQLException {
     update(
         c,
-        "INSERT INTO events (experiment_id, at, kind, host, message)"
-            + " SELECT experiment_id, ?, ?, NULL, ? FROM trials WHERE id = ?",
+        "INSERT INTO events (experiment_id, at, kind, host, message, idem)"
+            + " SELECT experiment_id, ?, ?, NULL, ?, ? FROM trials WHERE id = ?"
+            + " ON CONFLICT (idem) DO NOTHING",
         at,
         kind,
         message,
+        key,
         trialId);
   }
 
   private static Work<Integer> insert(
-      long experimentId, String at, String kind, String host, String message) {
+      long experimentId, String at, String kind, String host, String message, String key) {
     return c ->
         update(
             c,
-            "INSERT INTO events (experiment_id, at, kind, host, message) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO events (experiment_id, at, kind, host, message, idem)"
+                + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (idem) DO NOTHING",
             experimentId,
             at,
             kind,
             host,
-            message);
+            message,
+            key);
   }
 
   /** The experiment's progress, or empty when there is no such experiment. */
@@ -73,14 +84,14 @@ final class SqliteEvents {
               if (!rs.next()) {
                 return Optional.empty();
               }
-              boolean events = hasEvents(c);
+              boolean events = hasEvents(c, tx.dialect());
               return Optional.of(
                   new ExperimentProgress(
                       experimentId,
                       rs.getString(1),
                       ExperimentStatus.of(rs.getString(2)),
                       SqliteExperiments.counts(rs, 3),
-                      meanSeconds(c, experimentId),
+                      meanSeconds(c, tx.dialect(), experimentId),
                       events ? runStartedAt(c, experimentId) : null,
                       current(c, experimentId),
                       events ? lastEvent(c, experimentId) : null));
@@ -90,17 +101,17 @@ final class SqliteEvents {
   }
 
   /** A database that no run of this tunelab has migrated yet has no events table. */
-  private static boolean hasEvents(Connection c) throws SQLException {
-    return SqliteStatements.queryLong(
-            c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'")
-        > 0;
+  private static boolean hasEvents(Connection c, SqlDialect dialect) throws SQLException {
+    return SqliteStatements.queryLong(c, dialect.tableExistsQuery(), "events") > 0;
   }
 
-  private static Double meanSeconds(Connection c, long experimentId) throws SQLException {
+  private static Double meanSeconds(Connection c, SqlDialect dialect, long experimentId)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT avg((julianday(finished_at) - julianday(started_at)) * 86400.0) FROM trials"
-                + " WHERE experiment_id = ? AND status IN ('ok', 'failed')"
+            "SELECT avg("
+                + dialect.secondsBetween("started_at", "finished_at")
+                + ") FROM trials WHERE experiment_id = ? AND status IN ('ok', 'failed')"
                 + " AND started_at IS NOT NULL AND finished_at IS NOT NULL")) {
       ps.setLong(1, experimentId);
       try (ResultSet rs = ps.executeQuery()) {

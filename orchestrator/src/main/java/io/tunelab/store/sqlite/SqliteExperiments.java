@@ -12,6 +12,7 @@ import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sql.SqlDialect;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,9 +35,9 @@ final class SqliteExperiments {
   private static final String COLUMNS =
       "id, name, status, matrix_yaml, matrix_path, order_mode, seed, repeat, warmup, ";
 
-  private final SqliteTransactions tx;
+  private final Transactions tx;
 
-  SqliteExperiments(SqliteTransactions tx) {
+  SqliteExperiments(Transactions tx) {
     this.tx = tx;
   }
 
@@ -64,7 +65,11 @@ final class SqliteExperiments {
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT " + COLUMNS + overridesColumn(c) + " FROM experiments " + where)) {
+            "SELECT "
+                + COLUMNS
+                + overridesColumn(c, SqlDialect.of(c))
+                + " FROM experiments "
+                + where)) {
       SqliteStatements.bindAll(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -90,21 +95,42 @@ final class SqliteExperiments {
    * The column of the overrides, or NULL in a database a read-only command did not migrate to
    * schema version 5.
    */
-  static String overridesColumn(Connection c) throws SQLException {
-    return columnOrNull(c, "overrides");
+  static String overridesColumn(Connection c, SqlDialect dialect) throws SQLException {
+    return columnOrNull(c, dialect, "overrides");
   }
 
   /**
    * {@code column} of {@code experiments}, or NULL in a database a read-only command did not
    * migrate to the version that added it.
    */
-  static String columnOrNull(Connection c, String column) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = ?")) {
-      ps.setString(1, column);
+  static String columnOrNull(Connection c, SqlDialect dialect, String column) throws SQLException {
+    return columnOr(c, dialect, "experiments", column, "NULL");
+  }
+
+  /**
+   * What orders the rows of {@code table} (as {@code alias}) as they were written: its column
+   * {@code pos}, or in a database a read-only command did not migrate to schema version 11, the
+   * rows' rowid (nothing on PostgreSQL, which has no such order).
+   */
+  static String orderColumn(Connection c, SqlDialect dialect, String table, String alias)
+      throws SQLException {
+    String rowid = dialect.schema("${rowid}");
+    return columnOr(c, dialect, table, "pos", rowid.equals("rowid") ? alias + ".rowid" : rowid)
+        .replaceFirst("^pos$", alias + ".pos");
+  }
+
+  private static String columnOr(
+      Connection c, SqlDialect dialect, String table, String column, String otherwise)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(dialect.columnsQuery())) {
+      ps.setString(1, table);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() && rs.getInt(1) == 1 ? column : "NULL";
+        while (rs.next()) {
+          if (column.equals(rs.getString(1))) {
+            return column;
+          }
+        }
+        return otherwise;
       }
     }
   }
@@ -199,7 +225,7 @@ final class SqliteExperiments {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "SELECT name, value FROM variables WHERE experiment_id = ?"
-                      + " AND name NOT LIKE '@%' ORDER BY rowid")) {
+                      + " AND name NOT LIKE '@%' ORDER BY pos")) {
             ps.setLong(1, experimentId);
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
@@ -222,7 +248,7 @@ final class SqliteExperiments {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "SELECT name, value FROM variables WHERE experiment_id = ?"
-                      + " AND name LIKE '@%' ORDER BY rowid")) {
+                      + " AND name LIKE '@%' ORDER BY pos")) {
             ps.setLong(1, experimentId);
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
@@ -279,8 +305,12 @@ final class SqliteExperiments {
           TrialRefs refs = new TrialRefs();
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT count(*), max(seq), group_concat(id || ' ' || cell_id || ' ' || ordinal"
-                      + " || ' ' || rep || ' ' || seq || ' ' || warmup, ' ')"
+                  "SELECT count(*), max(seq), "
+                      + tx.dialect()
+                          .joined(
+                              "id || ' ' || cell_id || ' ' || ordinal || ' ' || rep || ' ' || seq"
+                                  + " || ' ' || warmup",
+                              "' '")
                       + " FROM (SELECT t.id, t.cell_id, "
                       + (offset == null
                           ? "c.ordinal, t.rep, t.seq, t.warmup"
@@ -290,7 +320,7 @@ final class SqliteExperiments {
                               + " AS ordinal, t.rep, t.seq, t.warmup"
                               + " FROM trials t")
                       + " WHERE t.experiment_id = ? AND t.status IN (?, ?) AND t.seq > ?"
-                      + " ORDER BY t.seq LIMIT ?)")) {
+                      + " ORDER BY t.seq LIMIT ?) page")) {
             long after = Long.MIN_VALUE;
             int count;
             do {

@@ -11,6 +11,7 @@ import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.sql.ExperimentUuids;
+import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,62 +35,80 @@ final class SqlitePlanWriter {
   /** SQLite's page cache while a plan is stored, in KiB as a negative number. */
   private static final int PLAN_CACHE_SIZE = -8_192;
 
-  private final SqliteTransactions tx;
+  private final Transactions tx;
+  private final SqlDialect dialect;
   private final Timestamps time;
+  private final String testbed;
 
-  SqlitePlanWriter(SqliteTransactions tx, Timestamps time) {
+  SqlitePlanWriter(Transactions tx, Timestamps time, String testbed) {
     this.tx = tx;
+    this.dialect = tx.dialect();
     this.time = time;
+    this.testbed = testbed;
   }
 
   /**
    * See {@link ResultStore#storePlan}; the trials are null when SQLite did not give them the ids
    * that follow the table's last one, in run order (it always does, but the list is not guessed).
    */
-  StoredPlan createExperiment(ExperimentPlan e, String toolVersion) {
+  StoredPlan createExperiment(
+      ExperimentPlan e, String toolVersion, JdbcResultStore.AfterPlan after) {
     // Foreign keys looked up row by row took a fifth of the time of a large plan: SqlitePlanChecks
     // checks the new rows' keys at once, by the range of the cell ids.
     return tx.transactionCheckingKeysItself(
         "create experiment " + e.name(),
         c -> {
+          if (!dialect.tunesBulkInserts()) {
+            return insertPlan(c, e, toolVersion, after);
+          }
           // The trials' index by cell may fill in shuffled order: with SQLite's default 2 MiB
           // of cache a large plan spills and re-reads pages. 8 MiB held them as fast as 16 did
           // for 100,000 cells (11 MiB less peak memory); given back when the plan is stored.
           long cacheSize = queryLong(c, "PRAGMA cache_size");
           update(c, "PRAGMA cache_size = " + PLAN_CACHE_SIZE);
           try {
-            return insertPlan(c, e, toolVersion);
+            return insertPlan(c, e, toolVersion, after);
           } finally {
             update(c, "PRAGMA cache_size = " + cacheSize);
           }
         });
   }
 
-  private StoredPlan insertPlan(Connection c, ExperimentPlan e, String toolVersion)
+  private StoredPlan insertPlan(
+      Connection c, ExperimentPlan e, String toolVersion, JdbcResultStore.AfterPlan after)
       throws SQLException {
-    update(
-        c,
-        "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
-            + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
-            + " repeat_min, repeat_target, repeat_metric, on_flag, uuid)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        e.name(),
-        e.description(),
-        e.matrixYaml(),
-        e.matrixPath(),
-        toolVersion,
-        e.order() == null ? null : e.orderName(),
-        e.seed(),
-        e.repeat(),
-        e.warmup(),
-        time.now(),
-        overridesJson(e.overrides()),
-        e.repeatRule().min(),
-        e.repeatRule().adaptive() ? e.repeatRule().target() : null,
-        e.repeatRule().metric(),
-        e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text(),
-        ExperimentUuids.fresh());
-    long id = queryLong(c, "SELECT last_insert_rowid()");
+    long id =
+        queryLong(
+            c,
+            "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
+                + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
+                + " repeat_min, repeat_target, repeat_metric, on_flag, uuid, testbed)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            e.name(),
+            e.description(),
+            e.matrixYaml(),
+            e.matrixPath(),
+            toolVersion,
+            e.order() == null ? null : e.orderName(),
+            e.seed(),
+            e.repeat(),
+            e.warmup(),
+            time.now(),
+            overridesJson(e.overrides()),
+            e.repeatRule().min(),
+            e.repeatRule().adaptive() ? e.repeatRule().target() : null,
+            e.repeatRule().metric(),
+            e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text(),
+            ExperimentUuids.fresh(),
+            testbed);
+    if (after != null) {
+      after.write(c, id);
+    }
+    if (!dialect.tunesBulkInserts()) {
+      // Checked row by row as the rows go in; the trials' ids come from the server's sequence.
+      insertTrialRows(c, id, e.trials(), insertCells(c, id, e.cells()), 0);
+      return new StoredPlan(id, null);
+    }
     long paramsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_params");
     long knobsBefore = queryLong(c, "SELECT coalesce(max(rowid), 0) FROM cell_knobs");
     long trialsBefore = queryLong(c, "SELECT coalesce(max(id), 0) FROM trials");
@@ -132,18 +151,29 @@ final class SqlitePlanWriter {
   }
 
   // Cell ids are assigned here rather than read back row by row: inside the write
-  // transaction nobody else can insert, so max(id)+1… are free.
-  private static CellIds insertCells(Connection c, long experimentId, Iterable<Cell> cells)
+  // transaction (SQLite's, or PostgreSQL's with the table locked) nobody else can insert, so
+  // max(id)+1… are free.
+  private CellIds insertCells(Connection c, long experimentId, Iterable<Cell> cells)
       throws SQLException {
+    String lock = dialect.lockForIds("cells");
+    if (lock != null) {
+      update(c, lock);
+    }
     CellIds ids = new CellIds(queryLong(c, "SELECT coalesce(max(id), 0) + 1 FROM cells"));
     try (SqliteJsonRows labels =
             new SqliteJsonRows(
                 c,
-                "INSERT INTO cells (id, experiment_id, ordinal, label)"
-                    + " SELECT ?1 + key, ?2, ?3 + key, value FROM json_each(?4)",
+                "INSERT INTO cells (id, experiment_id, ordinal, label) SELECT "
+                    + dialect.number("p.p1")
+                    + " + key, "
+                    + dialect.number("p.p2")
+                    + ", "
+                    + dialect.number("p.p3")
+                    + " + key, value FROM "
+                    + dialect.jsonRows(3, false),
                 4);
-        CellEntries params = new CellEntries(c, "cell_params", "name");
-        CellEntries knobs = new CellEntries(c, "cell_knobs", "knob")) {
+        CellEntries params = new CellEntries(c, dialect, "cell_params", "name");
+        CellEntries knobs = new CellEntries(c, dialect, "cell_knobs", "knob")) {
       long firstId = 0;
       int firstOrdinal = 0;
       for (Cell cell : cells) {
@@ -164,13 +194,17 @@ final class SqlitePlanWriter {
       params.flush();
       knobs.flush();
     }
+    String taken = dialect.idsTaken("cells");
+    if (taken != null) {
+      queryLong(c, taken);
+    }
     return ids;
   }
 
   // One integer per trial (cell id, rep and warm-up flag packed), so that SQLite reads a flat
   // array of numbers. Returns the trials as unfinishedTrials would read them, the i-th with id
   // idsAfter + i, or null when they are not in ascending seq (the order that read gives).
-  private static TrialRefs insertTrials(
+  private TrialRefs insertTrials(
       Connection c, long experimentId, List<Trial> trials, CellIds cellIds, long idsAfter)
       throws SQLException {
     // Their CHECKs (warmup IN (0, 1), status IN (…)), evaluated row by row, took half the time
@@ -185,7 +219,7 @@ final class SqlitePlanWriter {
     }
   }
 
-  private static TrialRefs insertTrialRows(
+  private TrialRefs insertTrialRows(
       Connection c, long experimentId, List<Trial> trials, CellIds cellIds, long idsAfter)
       throws SQLException {
     TrialRefs refs = new TrialRefs(trials.size());
@@ -193,9 +227,12 @@ final class SqlitePlanWriter {
     try (SqliteJsonRows rows =
         new SqliteJsonRows(
             c,
-            "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup)"
-                + " SELECT ?1, value >> 32, (value & 4294967295) >> 1, ?2 + key, value & 1"
-                + " FROM json_each(?3)",
+            "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup) SELECT "
+                + dialect.number("p.p1")
+                + ", value >> 32, (value & 4294967295) >> 1, "
+                + dialect.number("p.p2")
+                + " + key, value & 1 FROM "
+                + dialect.jsonRows(2, true),
             3)) {
       int firstSeq = 0;
       for (Trial t : trials) {
@@ -281,7 +318,9 @@ final class SqlitePlanWriter {
     private long firstId;
     private int cellsInRun;
 
-    CellEntries(Connection c, String table, String nameColumn) throws SQLException {
+    CellEntries(Connection c, SqlDialect dialect, String table, String nameColumn)
+        throws SQLException {
+      String perCell = dialect.number("p.p2");
       values =
           new SqliteJsonRows(
               c,
@@ -289,8 +328,16 @@ final class SqlitePlanWriter {
                   + table
                   + " (cell_id, "
                   + nameColumn
-                  + ", value, pos) SELECT ?1 + key / ?2, json_extract(?3, '$[' || (key % ?2) ||"
-                  + " ']'), value, key % ?2 + 1 FROM json_each(?4)",
+                  + ", value, pos) SELECT "
+                  + dialect.number("p.p1")
+                  + " + key / "
+                  + perCell
+                  + ", "
+                  + dialect.jsonElement("p.p3", "key % " + perCell)
+                  + ", value, key % "
+                  + perCell
+                  + " + 1 FROM "
+                  + dialect.jsonRows(3, false),
               4);
     }
 
@@ -355,9 +402,12 @@ final class SqlitePlanWriter {
         c -> {
           update(
               c,
-              "INSERT OR REPLACE INTO hosts (experiment_id, role, host, kernel_release,"
+              "INSERT INTO hosts (experiment_id, role, host, kernel_release,"
                   + " boot_id, cpus, mem_kb, facts_json, recorded_at)"
-                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, role)"
+                  + " DO UPDATE SET host = excluded.host, kernel_release = excluded.kernel_release,"
+                  + " boot_id = excluded.boot_id, cpus = excluded.cpus, mem_kb = excluded.mem_kb,"
+                  + " facts_json = excluded.facts_json, recorded_at = excluded.recorded_at",
               experimentId,
               role,
               host,
@@ -392,9 +442,11 @@ final class SqlitePlanWriter {
               experimentId);
           try (SqliteBatch rows =
               new SqliteBatch(
-                  c, "INSERT INTO variables (experiment_id, name, value) VALUES (?, ?, ?)")) {
+                  c,
+                  "INSERT INTO variables (experiment_id, name, value, pos) VALUES (?, ?, ?, ?)")) {
+            int pos = 0;
             for (Map.Entry<String, String> v : variables.entrySet()) {
-              rows.add(experimentId, v.getKey(), v.getValue());
+              rows.add(experimentId, v.getKey(), v.getValue(), ++pos);
             }
           }
           return null;
@@ -414,10 +466,13 @@ final class SqlitePlanWriter {
           if (cell != null) {
             try (SqliteBatch rows =
                 new SqliteBatch(
-                    c, "INSERT INTO variables (experiment_id, name, value) VALUES (?, ?, ?)")) {
-              rows.add(experimentId, OPEN_CELL, Integer.toString(cell.cellOrdinal()));
+                    c,
+                    "INSERT INTO variables (experiment_id, name, value, pos)"
+                        + " VALUES (?, ?, ?, ?)")) {
+              int pos = 0;
+              rows.add(experimentId, OPEN_CELL, Integer.toString(cell.cellOrdinal()), ++pos);
               for (Map.Entry<String, String> v : cell.captures().entrySet()) {
-                rows.add(experimentId, OPEN_CELL + "." + v.getKey(), v.getValue());
+                rows.add(experimentId, OPEN_CELL + "." + v.getKey(), v.getValue(), ++pos);
               }
             }
           }

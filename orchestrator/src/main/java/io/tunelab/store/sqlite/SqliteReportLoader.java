@@ -18,6 +18,7 @@ import io.tunelab.store.ReportData.Trial;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.workload.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,9 +39,11 @@ import java.util.TreeMap;
  */
 final class SqliteReportLoader {
   private final Connection db;
+  private final SqlDialect dialect;
 
-  private SqliteReportLoader(Connection db) {
+  private SqliteReportLoader(Connection db, SqlDialect dialect) {
     this.db = db;
+    this.dialect = dialect;
   }
 
   /**
@@ -48,11 +51,10 @@ final class SqliteReportLoader {
    * transaction. An unknown id, job or metric fails with exit code 2 and a message listing what
    * there is.
    */
-  static List<ReportData> load(
-      SqliteTransactions tx, long experimentId, ReportSelection selection) {
+  static List<ReportData> load(Transactions tx, long experimentId, ReportSelection selection) {
     return tx.transaction(
         "read experiment " + experimentId,
-        c -> new SqliteReportLoader(c).load(experimentId, selection));
+        c -> new SqliteReportLoader(c, tx.dialect()).load(experimentId, selection));
   }
 
   private List<ReportData> load(long id, ReportSelection selection) throws SQLException {
@@ -78,10 +80,10 @@ final class SqliteReportLoader {
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT "
-                + SqliteExperiments.overridesColumn(db)
+                + SqliteExperiments.overridesColumn(db, dialect)
                 + ", started_at, tool_version, description, matrix_yaml, "
                 + "coalesce("
-                + SqliteExperiments.columnOrNull(db, "on_flag")
+                + SqliteExperiments.columnOrNull(db, dialect, "on_flag")
                 + ", 'keep')"
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
@@ -178,7 +180,7 @@ final class SqliteReportLoader {
                 + " FROM settings s JOIN trials t ON t.id = s.trial_id"
                 + " JOIN cells c ON c.id = t.cell_id"
                 + " WHERE c.experiment_id = ? AND t.status = 'ok' AND s.requested IS NOT NULL"
-                + " AND s.requested <> 'default' AND s.effective IS NOT s.requested"
+                + " AND s.requested <> 'default' AND s.effective IS DISTINCT FROM s.requested"
                 + " GROUP BY s.role, s.host, s.knob, s.requested, s.effective"
                 + " ORDER BY s.role, s.knob, min(t.seq)")) {
       ps.setLong(1, id);
@@ -217,11 +219,11 @@ final class SqliteReportLoader {
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT repeat, "
-                + SqliteExperiments.columnOrNull(db, "repeat_min")
+                + SqliteExperiments.columnOrNull(db, dialect, "repeat_min")
                 + ", "
-                + SqliteExperiments.columnOrNull(db, "repeat_target")
+                + SqliteExperiments.columnOrNull(db, dialect, "repeat_target")
                 + ", "
-                + SqliteExperiments.columnOrNull(db, "repeat_metric")
+                + SqliteExperiments.columnOrNull(db, dialect, "repeat_metric")
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
@@ -304,11 +306,14 @@ final class SqliteReportLoader {
       boolean exclude)
       throws SQLException {
     Map<Long, List<Trial>> byCell = new HashMap<>();
+    String samplesOrder = SqliteExperiments.orderColumn(db, dialect, "samples", "s");
     StringBuilder sql =
         new StringBuilder("SELECT t.cell_id, t.rep, t.warmup, t.status, t.error, t.id");
     for (int i = 0; i < metrics.size(); i++) {
       sql.append(", (SELECT s.value FROM samples s WHERE s.trial_id = t.id AND s.job = ?")
-          .append(" AND s.metric = ? AND s.value IS NOT NULL ORDER BY s.rowid LIMIT 1)");
+          .append(" AND s.metric = ? AND s.value IS NOT NULL ORDER BY ")
+          .append(samplesOrder)
+          .append(" LIMIT 1)");
     }
     sql.append(" FROM trials t WHERE t.experiment_id = ? ORDER BY t.cell_id, t.rep, t.seq, t.id");
     try (PreparedStatement ps = db.prepareStatement(sql.toString())) {
@@ -356,9 +361,7 @@ final class SqliteReportLoader {
    */
   private Map<Long, List<Boot>> boots(long id) throws SQLException {
     Map<Long, List<Boot>> byTrial = new HashMap<>();
-    if (SqliteStatements.queryLong(
-            db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'trial_hosts'")
-        == 0) {
+    if (!hasTable("trial_hosts")) {
       return byTrial;
     }
     try (PreparedStatement ps =
@@ -394,7 +397,8 @@ final class SqliteReportLoader {
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT f.trial_id, f.host, f.flag FROM trial_flags f JOIN trials t"
-                + " ON t.id = f.trial_id WHERE t.experiment_id = ? ORDER BY f.trial_id, f.rowid")) {
+                + " ON t.id = f.trial_id WHERE t.experiment_id = ? ORDER BY f.trial_id, "
+                + SqliteExperiments.orderColumn(db, dialect, "trial_flags", "f"))) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -411,9 +415,7 @@ final class SqliteReportLoader {
   }
 
   private boolean hasTable(String name) throws SQLException {
-    try (PreparedStatement ps =
-        db.prepareStatement(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+    try (PreparedStatement ps = db.prepareStatement(dialect.tableExistsQuery())) {
       ps.setString(1, name);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() && rs.getInt(1) > 0;

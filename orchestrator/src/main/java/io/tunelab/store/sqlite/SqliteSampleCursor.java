@@ -36,7 +36,7 @@ final class SqliteSampleCursor {
    * Sends the experiment's samples of {@code jobs} (all when empty) to {@code sink}; returns how
    * many there were. A job the experiment never measured fails with exit code 2, naming the jobs.
    */
-  static long stream(SqliteTransactions tx, long experimentId, List<String> jobs, SampleSink sink) {
+  static long stream(Transactions tx, long experimentId, List<String> jobs, SampleSink sink) {
     return tx.transaction(
         "export experiment " + experimentId, c -> stream(c, experimentId, jobs, sink));
   }

@@ -1,8 +1,10 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.ResultTable;
 import io.tunelab.store.sql.Backoff;
 import io.tunelab.store.sql.Migrations;
+import io.tunelab.store.sql.SqlDialect;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,17 +12,12 @@ import java.sql.Statement;
 import java.time.Duration;
 
 /**
- * The one connection to a tunelab database and the transactions run on it, one at a time. SQL
- * errors leave as a {@link TunelabException} saying what could not be done and whose fault it is.
+ * The {@link Transactions} of an SQLite file. While another process holds the file, each try waits
+ * the connection's busy timeout, then backs off, within the wait budget: ten minutes by default
+ * covers a reader's forgotten open transaction or a long VACUUM without losing the trial being
+ * stored.
  */
-final class SqliteTransactions implements AutoCloseable {
-  /**
-   * How long a transaction keeps trying while another process holds the database: each try waits
-   * the connection's busy timeout (30 s), then backs off; ten minutes covers a reader's forgotten
-   * open transaction or a long VACUUM without losing the trial being stored.
-   */
-  static final Duration BUSY_BUDGET = Duration.ofMinutes(10);
-
+final class SqliteTransactions extends Transactions {
   private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
 
   private final Path file;
@@ -28,18 +25,14 @@ final class SqliteTransactions implements AutoCloseable {
   private final Duration busyBudget;
 
   SqliteTransactions(Path file, Connection db) {
-    this(file, db, BUSY_BUDGET);
+    this(file, db, waitBudget(System.getenv()));
   }
 
   SqliteTransactions(Path file, Connection db, Duration busyBudget) {
+    super(SqlDialect.SQLITE);
     this.file = file;
     this.db = db;
     this.busyBudget = busyBudget;
-  }
-
-  /** Work done on the connection, inside a transaction or not. */
-  interface Work<T> {
-    T run(Connection c) throws SQLException;
   }
 
   /** The database file, absolute. */
@@ -47,11 +40,18 @@ final class SqliteTransactions implements AutoCloseable {
     return file;
   }
 
-  /**
-   * Runs {@code work} in one transaction (a consistent snapshot when reading); SQL errors become a
-   * {@link TunelabException} saying what could not be done.
-   */
-  synchronized <T> T transaction(String what, Work<T> work) {
+  @Override
+  public String location() {
+    return file.toString();
+  }
+
+  @Override
+  public Path keptTrialsDirectory() {
+    return KeptTrials.beside(file).dir();
+  }
+
+  @Override
+  public synchronized <T> T transaction(String what, Work<T> work) {
     Backoff backoff = new Backoff(busyBudget, FIRST_PAUSE);
     while (true) {
       try {
@@ -109,7 +109,8 @@ final class SqliteTransactions implements AutoCloseable {
    * insert that checks its own rows' keys once at the end: looked up row by row they cost more than
    * the rest of the insert.
    */
-  synchronized <T> T transactionCheckingKeysItself(String what, Work<T> work) {
+  @Override
+  public synchronized <T> T transactionCheckingKeysItself(String what, Work<T> work) {
     foreignKeys(false, what);
     try {
       return transaction(what, work);
@@ -158,6 +159,11 @@ final class SqliteTransactions implements AutoCloseable {
   }
 
   @Override
+  public ResultTable query(String sql) {
+    return SqliteQueryRunner.run(this, sql);
+  }
+
+  @Override
   public synchronized void close() {
     try {
       db.close();
@@ -166,8 +172,8 @@ final class SqliteTransactions implements AutoCloseable {
     }
   }
 
-  /** Closes after another failure, which says more than a failure to close would. */
-  synchronized void closeQuietly() {
+  @Override
+  public synchronized void closeQuietly() {
     try {
       db.close();
     } catch (SQLException ignored) {

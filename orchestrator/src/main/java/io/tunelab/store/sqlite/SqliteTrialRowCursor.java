@@ -6,6 +6,7 @@ import io.tunelab.store.TrialRow;
 import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.store.TrialTable;
+import io.tunelab.store.sql.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,9 +23,14 @@ import java.util.TreeSet;
  */
 final class SqliteTrialRowCursor {
   // The job of a kept output's process: writer.0 belongs to writer (job names hold no dot).
-  private static final String OUTPUT_JOB =
-      "CASE WHEN instr(o.process, '.') > 0"
-          + " THEN substr(o.process, 1, instr(o.process, '.') - 1) ELSE o.process END";
+  private static String outputJob(SqlDialect dialect) {
+    String dot = dialect.position("o.process", "'.'");
+    return "CASE WHEN "
+        + dot
+        + " > 0 THEN substr(o.process, 1, "
+        + dot
+        + " - 1) ELSE o.process END";
+  }
 
   private static final String TRIAL =
       "SELECT t.id, c.id, t.rep, t.seq, t.warmup, t.status, t.started_at, ";
@@ -38,11 +44,7 @@ final class SqliteTrialRowCursor {
    * empty) to {@code sink}; returns how many there were. A name no row has fails with exit code 2.
    */
   static long stream(
-      SqliteTransactions tx,
-      long experimentId,
-      TrialTable table,
-      List<String> jobs,
-      TrialRowSink sink) {
+      Transactions tx, long experimentId, TrialTable table, List<String> jobs, TrialRowSink sink) {
     return tx.transaction(
         "export experiment " + experimentId, c -> stream(c, experimentId, table, jobs, sink));
   }
@@ -57,7 +59,8 @@ final class SqliteTrialRowCursor {
     sink.columns(table.columns(), columns.paramNames, columns.knobNames);
     long rows = 0;
     if (exists) {
-      try (PreparedStatement ps = db.prepareStatement(select(table, jobs.size()))) {
+      try (PreparedStatement ps =
+          db.prepareStatement(select(SqlDialect.of(db), table, jobs.size()))) {
         int i = 1;
         ps.setLong(i++, id);
         for (int twice = 0; twice < 2; twice++) {
@@ -110,7 +113,7 @@ final class SqliteTrialRowCursor {
     }
   }
 
-  private static String select(TrialTable table, int jobs) {
+  private static String select(SqlDialect dialect, TrialTable table, int jobs) {
     String in = SqliteSampleCursor.marks(jobs);
     return switch (table) {
       case PROCESSES ->
@@ -124,13 +127,19 @@ final class SqliteTrialRowCursor {
               + " ORDER BY c.ordinal, t.rep, t.seq, p.job, length(p.process), p.process";
       case OUTPUTS ->
           TRIAL
-              + OUTPUT_JOB
+              + outputJob(dialect)
               + ", o.process, o.kind, o.data"
               + FROM
               + " JOIN trial_outputs o ON o.trial_id = t.id WHERE c.experiment_id = ?"
               + (jobs == 0
                   ? ""
-                  : " AND (" + OUTPUT_JOB + " IN (" + in + ") OR o.process IN (" + in + "))")
+                  : " AND ("
+                      + outputJob(dialect)
+                      + " IN ("
+                      + in
+                      + ") OR o.process IN ("
+                      + in
+                      + "))")
               + " ORDER BY c.ordinal, t.rep, t.seq, 8, length(o.process), o.process, o.kind";
     };
   }
@@ -175,7 +184,7 @@ final class SqliteTrialRowCursor {
                   + " WHERE t.experiment_id = ? GROUP BY p.job, p.process";
           case OUTPUTS ->
               "SELECT "
-                  + OUTPUT_JOB
+                  + outputJob(SqlDialect.of(db))
                   + ", o.process FROM trials t JOIN trial_outputs o ON o.trial_id = t.id"
                   + " WHERE t.experiment_id = ? GROUP BY o.process";
         };
@@ -193,11 +202,10 @@ final class SqliteTrialRowCursor {
   }
 
   private static boolean exists(Connection db, TrialTable table) throws SQLException {
-    try (PreparedStatement ps =
-        db.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+    try (PreparedStatement ps = db.prepareStatement(SqlDialect.of(db).tableExistsQuery())) {
       ps.setString(1, table == TrialTable.PROCESSES ? "trial_processes" : "trial_outputs");
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
+        return rs.next() && rs.getLong(1) > 0;
       }
     }
   }

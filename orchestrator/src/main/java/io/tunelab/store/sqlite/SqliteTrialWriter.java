@@ -28,10 +28,10 @@ import java.util.List;
  * cell's refreshed statistics, in one transaction.
  */
 final class SqliteTrialWriter {
-  private final SqliteTransactions tx;
+  private final Transactions tx;
   private final Timestamps time;
 
-  SqliteTrialWriter(SqliteTransactions tx, Timestamps time) {
+  SqliteTrialWriter(Transactions tx, Timestamps time) {
     this.tx = tx;
     this.time = time;
   }
@@ -134,10 +134,11 @@ final class SqliteTrialWriter {
   /** See {@link ResultStore#commitTrial}. */
   void commit(TrialCommit commit) {
     String now = time.now();
+    String key = Keys.fresh();
     transaction(
         "finish trial " + commit.trialId(),
         c -> {
-          write(c, commit, now);
+          write(c, commit, now, key);
           if (commit.startNext().isPresent()) {
             start(c, commit.startNext().getAsLong(), now);
           }
@@ -150,6 +151,7 @@ final class SqliteTrialWriter {
    */
   boolean commitIfUnfinished(TrialCommit commit, String finishedAt) {
     long trialId = commit.trialId();
+    String key = Keys.fresh();
     return tx.transaction(
         "store the kept trial " + trialId,
         c -> {
@@ -162,18 +164,22 @@ final class SqliteTrialWriter {
               }
             }
           }
-          write(c, commit, finishedAt);
+          write(c, commit, finishedAt, key);
           return true;
         });
   }
 
-  private void write(Connection c, TrialCommit commit, String now) throws SQLException {
+  // The commit's attempts and event line carry keys derived from {@code key}, made once per
+  // commit: everything else it writes is replaced, not added, when it runs again.
+  private void write(Connection c, TrialCommit commit, String now, String key) throws SQLException {
     finish(c, commit.trialId(), commit.result(), now);
+    int n = 0;
     for (Attempt attempt : commit.attempts()) {
-      SqliteAttempts.insert(c, commit.trialId(), attempt);
+      SqliteAttempts.insert(c, commit.trialId(), attempt, key + "/attempt/" + ++n);
     }
     if (commit.event() != null) {
-      SqliteEvents.insertForTrial(c, commit.trialId(), now, EventKind.TRIAL.text(), commit.event());
+      SqliteEvents.insertForTrial(
+          c, commit.trialId(), now, EventKind.TRIAL.text(), commit.event(), key + "/event");
     }
     SqliteBoots.insertTrialHosts(c, commit.trialId(), commit.hosts());
   }
@@ -236,9 +242,12 @@ final class SqliteTrialWriter {
       throws SQLException {
     try (SqliteBatch rows =
         new SqliteBatch(
-            c, "INSERT INTO samples (trial_id, job, metric, value, unit) VALUES (?, ?, ?, ?, ?)")) {
+            c,
+            "INSERT INTO samples (trial_id, job, metric, value, unit, pos)"
+                + " VALUES (?, ?, ?, ?, ?, ?)")) {
+      int pos = 0;
       for (Sample s : samples) {
-        rows.add(trialId, s.job(), s.metric(), s.value(), s.unit());
+        rows.add(trialId, s.job(), s.metric(), s.value(), s.unit(), ++pos);
       }
     }
   }
@@ -327,9 +336,11 @@ final class SqliteTrialWriter {
       throws SQLException {
     try (SqliteBatch batch =
         new SqliteBatch(
-            c, "INSERT INTO trial_flags (trial_id, host, flag, detail) VALUES (?, ?, ?, ?)")) {
+            c,
+            "INSERT INTO trial_flags (trial_id, host, flag, detail, pos) VALUES (?, ?, ?, ?, ?)")) {
+      int pos = 0;
       for (TrialFlag f : flags) {
-        batch.add(trialId, f.host(), f.flag(), f.detail());
+        batch.add(trialId, f.host(), f.flag(), f.detail(), ++pos);
       }
     }
   }

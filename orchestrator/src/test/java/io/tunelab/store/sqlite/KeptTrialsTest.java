@@ -46,7 +46,7 @@ class KeptTrialsTest {
   }
 
   /** Lets the store's own connection grow the file no further: SQLite then answers FULL. */
-  private static void fill(SqliteResultStore store) {
+  private static void fill(JdbcResultStore store) {
     store
         .transactions()
         .transaction(
@@ -61,7 +61,7 @@ class KeptTrialsTest {
             });
   }
 
-  private static long count(SqliteResultStore store, String sql) {
+  private static long count(JdbcResultStore store, String sql) {
     return store
         .transactions()
         .transaction(
@@ -81,7 +81,7 @@ class KeptTrialsTest {
     Path pending = dir.resolve("t.db.pending");
     long id;
     long trialId;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       id =
           store.createExperiment(
               experiment("full", 2, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -118,7 +118,7 @@ class KeptTrialsTest {
     }
     assertTrue(Files.exists(pending), "closing the store keeps a folder with a kept trial");
 
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       assertEquals(List.of(), store.importKeptTrials(id + 1), "another experiment's files stay");
       List<String> lines = store.importKeptTrials(id);
 
@@ -163,12 +163,12 @@ class KeptTrialsTest {
   @Test
   void aSideFileOfTheFirstFormatIsStoredWithoutAttemptsOrEvent() throws Exception {
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("old", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       long trialId = store.unfinishedTrials(id).get(0).trialId();
-      Path file = new KeptTrials(db).dir().resolve(id + "-" + trialId + ".json");
+      Path file = KeptTrials.beside(db).dir().resolve(id + "-" + trialId + ".json");
       Files.createDirectories(file.getParent());
       Files.writeString(
           file,
@@ -193,12 +193,12 @@ class KeptTrialsTest {
   @Test
   void aSideFileWhoseTrialIsAlreadyStoredIsDroppedNotStoredTwice() throws Exception {
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("twice", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       long trialId = store.unfinishedTrials(id).get(0).trialId();
-      new KeptTrials(db)
+      KeptTrials.beside(db)
           .keep(
               KeptTrials.KeptTrial.of(
                   id,
@@ -227,13 +227,14 @@ class KeptTrialsTest {
     Path db = dir.resolve("t.db");
     long id;
     long trialId;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       id =
           store.createExperiment(
               experiment("ro", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       trialId = store.unfinishedTrials(id).get(0).trialId();
       store.startTrial(trialId);
-      store.transactions().autocommit(c -> c.createStatement().execute("PRAGMA query_only = ON"));
+      ((SqliteTransactions) store.transactions())
+          .autocommit(c -> c.createStatement().execute("PRAGMA query_only = ON"));
       TrialCommit commit =
           new TrialCommit(
               trialId,
@@ -257,7 +258,7 @@ class KeptTrialsTest {
       assertTrue(Files.exists(side));
     }
 
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       List<String> lines = store.importKeptTrials(id);
 
       assertEquals(1, lines.size(), lines.toString());
@@ -269,7 +270,7 @@ class KeptTrialsTest {
   @Test
   void theReserveIsGivenBackWhenTheRunEnds() throws Exception {
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       assertTrue(store.reserveForKeptTrials());
       assertTrue(Files.exists(dir.resolve("t.db.pending/.reserve")));
     }

@@ -60,7 +60,7 @@ class RunProgressStoreTest {
   void aReaderSeesProgressCurrentTrialAndLastEventOfARunningExperiment() throws Exception {
     Path db = dir.resolve("t.db");
     Tick clock = new Tick();
-    try (SqliteResultStore writer = SqliteResultStore.open(db, clock)) {
+    try (JdbcResultStore writer = JdbcResultStore.open(db, clock)) {
       long id =
           writer.createExperiment(
               experiment("live", 2, 0, List.of(cell(1, "bs", "1M"), cell(2, "bs", "4M"))),
@@ -69,7 +69,7 @@ class RunProgressStoreTest {
       writer.recordEvent(id, "start", null, "run started: 4 trial(s) to run");
       List<TrialRef> trials = writer.unfinishedTrials(id);
 
-      try (ResultReader reader = SqliteResultStore.openReadOnly(db)) {
+      try (ResultReader reader = JdbcResultStore.openReadOnly(db)) {
         ExperimentProgress before = reader.progress(id).orElseThrow();
         assertEquals(4, before.trials().pending());
         assertNull(before.meanTrialSeconds());
@@ -88,7 +88,7 @@ class RunProgressStoreTest {
       writer.recordEvent(id, "host", "srv1", "reconnected");
 
       // A second store on the same file, as `tunelab status` in another process opens it.
-      try (ResultReader reader = SqliteResultStore.openReadOnly(db)) {
+      try (ResultReader reader = JdbcResultStore.openReadOnly(db)) {
         ExperimentProgress p = reader.progress(id).orElseThrow();
         assertEquals(2, p.trials().ok());
         assertEquals(1, p.trials().running());
@@ -111,7 +111,7 @@ class RunProgressStoreTest {
       throws Exception {
     Path db = dir.resolve("t.db");
     Tick clock = new Tick();
-    try (SqliteResultStore writer = SqliteResultStore.open(db, clock)) {
+    try (JdbcResultStore writer = JdbcResultStore.open(db, clock)) {
       long id =
           writer.createExperiment(
               experiment("ride", 3, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -128,7 +128,7 @@ class RunProgressStoreTest {
                   OptionalLong.empty())
               .startingNext(trials.get(1).trialId()));
 
-      try (ResultReader reader = SqliteResultStore.openReadOnly(db)) {
+      try (ResultReader reader = JdbcResultStore.openReadOnly(db)) {
         ExperimentProgress p = reader.progress(id).orElseThrow();
         assertEquals(1, p.trials().ok());
         assertEquals(1, p.trials().running());
@@ -146,7 +146,7 @@ class RunProgressStoreTest {
 
       // The run stopped before the started trial ran: it is pending again, as it was.
       writer.unstartTrial(trials.get(1).trialId());
-      try (ResultReader reader = SqliteResultStore.openReadOnly(db)) {
+      try (ResultReader reader = JdbcResultStore.openReadOnly(db)) {
         ExperimentProgress p = reader.progress(id).orElseThrow();
         assertEquals(0, p.trials().running());
         assertEquals(2, p.trials().pending());
@@ -158,7 +158,7 @@ class RunProgressStoreTest {
   @Test
   void aCommitThatFailsLeavesNoAttemptAndNoEventBehind() throws Exception {
     Path db = dir.resolve("t.db");
-    try (SqliteResultStore writer = SqliteResultStore.open(db, new Tick())) {
+    try (JdbcResultStore writer = JdbcResultStore.open(db, new Tick())) {
       long id =
           writer.createExperiment(
               experiment("fails", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -196,7 +196,7 @@ class RunProgressStoreTest {
   void aDatabaseWithoutTheEventsTableStillShowsProgress() throws Exception {
     Path db = dir.resolve("t.db");
     long id;
-    try (SqliteResultStore writer = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore writer = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       id =
           writer.createExperiment(
               experiment("old", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -204,7 +204,7 @@ class RunProgressStoreTest {
           .transactions()
           .transaction("drop", c -> c.createStatement().execute("DROP TABLE events"));
     }
-    try (ResultReader reader = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader reader = JdbcResultStore.openReadOnly(db)) {
       ExperimentProgress p = reader.progress(id).orElseThrow();
       assertEquals(1, p.trials().pending());
       assertNull(p.lastEvent());

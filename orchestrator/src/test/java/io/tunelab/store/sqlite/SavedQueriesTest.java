@@ -35,7 +35,7 @@ class SavedQueriesTest {
   @BeforeAll
   static void buildDatabase() {
     db = dir.resolve("study.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       // Two jobs with monitors first, for the queries on processes, monitors and kept output;
       // the latest experiments are the two read-ahead runs the other queries look at.
       Studies.readerVsWriter(store);

@@ -29,7 +29,7 @@ class SqliteAttemptsTest {
     Path db = dir.resolve("t.db");
     long first;
     long second;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("lossy", 2, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -46,7 +46,7 @@ class SqliteAttemptsTest {
                   "host server: the agent exited during 'run'")));
       assertEquals(1, store.recordAttempt(second, new Attempt(T0, T0, Attempt.Status.OK, null)));
     }
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       assertEquals(
           2,
           store.recordAttempt(

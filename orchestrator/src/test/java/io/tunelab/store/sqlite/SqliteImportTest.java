@@ -23,7 +23,7 @@ class SqliteImportTest {
   @Test
   void everyTableOfTheSchemaIsCopiedOrBelongsToNoExperiment() throws SQLException {
     Path db = dir.resolve("t.db");
-    SqliteResultStore.open(db, Fixtures.CLOCK).close();
+    JdbcResultStore.open(db, Fixtures.CLOCK).close();
     TreeSet<String> schema = new TreeSet<>();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement st = c.createStatement();

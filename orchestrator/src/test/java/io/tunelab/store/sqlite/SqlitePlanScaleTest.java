@@ -51,7 +51,7 @@ class SqlitePlanScaleTest {
             cells,
             trials,
             null);
-    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("t.db"))) {
+    try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"))) {
       long id = store.createExperiment(plan, "test");
       List<TrialRef> refs = store.unfinishedTrials(id);
       assertEquals(trials.size(), refs.size());
@@ -82,7 +82,7 @@ class SqlitePlanScaleTest {
 
   @Test
   void plansStoredWithTheirKeysCheckedAtOnceLeaveTheKeysAndTheIndexByCellWhole() {
-    try (SqliteResultStore store = SqliteResultStore.open(dir.resolve("k.db"))) {
+    try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("k.db"))) {
       // The first plan and a larger one rebuild the index by cell; a smaller one fills it.
       for (int cellCount : new int[] {300, 20, 900}) {
         List<Cell> cells = new ArrayList<>();

@@ -25,13 +25,13 @@ class SqliteQueryRunnerTest {
   @BeforeEach
   void buildDatabase() {
     db = dir.resolve("q.db");
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       Fixtures.readaheadStudy(store);
     }
   }
 
   private ResultTable run(String sql) {
-    return SqliteResultStore.query(db, sql);
+    return JdbcResultStore.query(db, sql);
   }
 
   private TunelabException refused(String sql) {
@@ -101,7 +101,7 @@ class SqliteQueryRunnerTest {
   void aMissingDatabaseIsNotCreated() {
     Path missing = dir.resolve("missing.db");
     TunelabException e =
-        assertThrows(TunelabException.class, () -> SqliteResultStore.query(missing, "SELECT 1"));
+        assertThrows(TunelabException.class, () -> JdbcResultStore.query(missing, "SELECT 1"));
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertFalse(Files.exists(missing));
   }
@@ -196,7 +196,7 @@ class SqliteQueryRunnerTest {
 
   @Test
   void aStoreOpenedForWritingRunsWhatTunelabGivesIt() {
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       store.query("DELETE FROM variables");
     }
     assertEquals(List.of(List.of(0L)), run("SELECT count(*) FROM variables").rows());

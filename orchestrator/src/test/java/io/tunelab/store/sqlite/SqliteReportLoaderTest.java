@@ -23,10 +23,10 @@ class SqliteReportLoaderTest {
   void loadsTheAggregateJobWithEveryTrialByRepetition() {
     Path db = dir.resolve("r.db");
     long[] ids;
-    try (SqliteResultStore store = SqliteResultStore.open(db, Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
       ids = Fixtures.readaheadStudy(store);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       ReportData data = store.report(ids[1]);
 
       assertEquals("all", data.job());
@@ -47,8 +47,8 @@ class SqliteReportLoaderTest {
   @Test
   void anUnknownExperimentIsBadInput() {
     Path db = dir.resolve("r.db");
-    SqliteResultStore.open(db).close();
-    try (ResultReader store = SqliteResultStore.openReadOnly(db)) {
+    JdbcResultStore.open(db).close();
+    try (ResultReader store = JdbcResultStore.openReadOnly(db)) {
       TunelabException e = assertThrows(TunelabException.class, () -> store.report(99));
 
       assertEquals(TunelabException.BAD_INPUT, e.exitCode());

@@ -51,8 +51,8 @@ class TrialFlagsStoreTest {
             p.overrides(),
             p.repeatRule(),
             onFlag);
-    try (SqliteResultStore store =
-        SqliteResultStore.open(dir.resolve(onFlag.text() + ".db"), Fixtures.CLOCK)) {
+    try (JdbcResultStore store =
+        JdbcResultStore.open(dir.resolve(onFlag.text() + ".db"), Fixtures.CLOCK)) {
       long id = store.createExperiment(plan, Fixtures.TOOL_VERSION);
       store.recordHost(id, "client", "cli1", java.util.Map.of());
       store.recordHost(id, "server", "srv1", java.util.Map.of());

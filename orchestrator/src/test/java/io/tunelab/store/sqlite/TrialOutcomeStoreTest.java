@@ -93,7 +93,7 @@ class TrialOutcomeStoreTest {
   @Test
   void aTrialCommitsItsMonitorRowsProcessesAndOutputWithItsSamples() throws Exception {
     long trial;
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -141,7 +141,7 @@ class TrialOutcomeStoreTest {
 
   @Test
   void runningATrialAgainReplacesEverythingItWrote() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -160,7 +160,7 @@ class TrialOutcomeStoreTest {
 
   @Test
   void deletingAnExperimentTakesItsMonitorRowsProcessesAndOutputsAlong() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("rw", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -204,12 +204,12 @@ class TrialOutcomeStoreTest {
               + " 2.0)");
     }
     // Reading does not change the file; it reads what version 1 has.
-    try (ResultReader store = SqliteResultStore.openReadOnly(db())) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db())) {
       assertEquals("all", store.report(1).job());
     }
     assertEquals(List.of(List.of(1L)), rows("SELECT max(version) FROM schema_version"));
 
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       assertEquals(
           Migrations.bundled().stream().map(m -> (long) m.version()).toList(),
           rows("SELECT version FROM schema_version ORDER BY version").stream()

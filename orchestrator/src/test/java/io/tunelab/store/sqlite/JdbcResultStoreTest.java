@@ -39,7 +39,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteResultStoreTest {
+class JdbcResultStoreTest {
   @TempDir Path dir;
 
   private Path db() {
@@ -48,9 +48,9 @@ class SqliteResultStoreTest {
 
   @Test
   void migrationsApplyOnceAndReopeningChangesNothing() throws Exception {
-    SqliteResultStore.open(db(), Fixtures.CLOCK).close();
+    JdbcResultStore.open(db(), Fixtures.CLOCK).close();
     List<List<Object>> first = rows("SELECT version, name, applied_at FROM schema_version");
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       assertTrue(store.experiments().isEmpty());
     }
 
@@ -62,12 +62,12 @@ class SqliteResultStoreTest {
 
   @Test
   void aNewDatabaseAppearsWithItsWholeSchema() throws Exception {
-    SqliteResultStore.open(db()).close();
+    JdbcResultStore.open(db()).close();
 
     try (Stream<Path> files = Files.list(dir)) {
       assertEquals(List.of("tunelab.db"), files.map(f -> f.getFileName().toString()).toList());
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(db())) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(db())) {
       assertTrue(store.experiments().isEmpty());
     }
     assertEquals(
@@ -84,7 +84,7 @@ class SqliteResultStoreTest {
         List.of(
             cell(1, knobs, "case", "default", "bs", "64M"),
             cell(2, knobs, "case", "default", "bs", "32M"));
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       long id = store.createExperiment(experiment("readahead", 3, 1, cells), Fixtures.TOOL_VERSION);
 
       assertEquals(cells, store.cells(id));
@@ -114,7 +114,7 @@ class SqliteResultStoreTest {
 
   @Test
   void findExperimentByIdOrByTheLatestOfAName() {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long a =
           store.createExperiment(
               experiment("study", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -138,7 +138,7 @@ class SqliteResultStoreTest {
 
   @Test
   void finishTrialRefreshesCellStatsOverOkMeasuredTrialsOnly() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("stats", 4, 1, List.of(cell(1, "bs", "64M"), cell(2, "bs", "32M"))),
@@ -184,7 +184,7 @@ class SqliteResultStoreTest {
 
   @Test
   void aSingleOkTrialHasNoSampleDeviation() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("one", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
@@ -199,7 +199,7 @@ class SqliteResultStoreTest {
 
   @Test
   void finishingATrialAgainReplacesItsSamplesAndSettings() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("again", 1, 0, List.of(cell(1, "bs", "64M"))), Fixtures.TOOL_VERSION);
@@ -216,7 +216,7 @@ class SqliteResultStoreTest {
 
   @Test
   void unfinishedTrialsArePendingOrRunningInRunOrder() {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("resume", 2, 0, List.of(cell(1, "bs", "1M"), cell(2, "bs", "2M"))),
@@ -242,7 +242,7 @@ class SqliteResultStoreTest {
 
   @Test
   void experimentStatusStampsStartAndFinish() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db(), Fixtures.CLOCK)) {
+    try (JdbcResultStore store = JdbcResultStore.open(db(), Fixtures.CLOCK)) {
       long id =
           store.createExperiment(
               experiment("status", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -268,7 +268,7 @@ class SqliteResultStoreTest {
 
   @Test
   void hostsAndVariablesAreReplacedOnResume() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("hosts", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -307,7 +307,7 @@ class SqliteResultStoreTest {
 
   @Test
   void theOpenCellIsKeptBesideTheVariablesUntilForgotten() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("open-cell", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -345,7 +345,7 @@ class SqliteResultStoreTest {
               "threads",
               Integer.toString(i)));
     }
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id = store.createExperiment(experiment("big", 3, 0, cells), Fixtures.TOOL_VERSION);
 
       assertEquals(300_000, store.unfinishedTrials(id).size());
@@ -358,8 +358,8 @@ class SqliteResultStoreTest {
 
   @Test
   void anotherProcessCanWriteBetweenCalls() throws Exception {
-    try (SqliteResultStore first = SqliteResultStore.open(db());
-        SqliteResultStore second = SqliteResultStore.open(db())) {
+    try (JdbcResultStore first = JdbcResultStore.open(db());
+        JdbcResultStore second = JdbcResultStore.open(db())) {
       first.createExperiment(
           experiment("a", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
       second.createExperiment(
@@ -373,7 +373,7 @@ class SqliteResultStoreTest {
 
   @Test
   void deletingAnExperimentCascades() throws Exception {
-    try (SqliteResultStore store = SqliteResultStore.open(db())) {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
       long id =
           store.createExperiment(
               experiment("gone", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
@@ -389,11 +389,11 @@ class SqliteResultStoreTest {
   @Test
   void pathsWithSpacesAndUriCharactersWork() {
     Path odd = dir.resolve("my results #1?.db");
-    try (SqliteResultStore store = SqliteResultStore.open(odd)) {
+    try (JdbcResultStore store = JdbcResultStore.open(odd)) {
       store.createExperiment(
           experiment("odd", 1, 0, List.of(cell(1, "bs", "1M"))), Fixtures.TOOL_VERSION);
     }
-    try (ResultReader store = SqliteResultStore.openReadOnly(odd)) {
+    try (ResultReader store = JdbcResultStore.openReadOnly(odd)) {
       assertEquals("odd", store.latest().orElseThrow().name());
     }
     assertTrue(Files.isRegularFile(odd));
@@ -401,8 +401,8 @@ class SqliteResultStoreTest {
 
   @Test
   void readOnlyStoreIsOnlyAReaderAndRefusesWrites() {
-    SqliteResultStore.open(db()).close();
-    try (ResultReader store = SqliteResultStore.openReadOnly(db())) {
+    JdbcResultStore.open(db()).close();
+    try (ResultReader store = JdbcResultStore.openReadOnly(db())) {
       assertFalse(store instanceof RunStore, "a read-only open has no writing side");
       TunelabException e =
           assertThrows(
@@ -416,7 +416,7 @@ class SqliteResultStoreTest {
   @Test
   void readOnlyOpenRefusesAMissingFileWithoutCreatingIt() {
     TunelabException e =
-        assertThrows(TunelabException.class, () -> SqliteResultStore.openReadOnly(db()));
+        assertThrows(TunelabException.class, () -> JdbcResultStore.openReadOnly(db()));
 
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertEquals("no database at " + db() + " (give --db FILE or set TUNELAB_DB)", e.getMessage());
@@ -429,16 +429,16 @@ class SqliteResultStoreTest {
     Path underFile = file.resolve("tunelab.db");
 
     TunelabException e =
-        assertThrows(TunelabException.class, () -> SqliteResultStore.open(underFile));
+        assertThrows(TunelabException.class, () -> JdbcResultStore.open(underFile));
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertEquals(
         "cannot write database " + underFile + ": " + file + " is not a directory", e.getMessage());
 
-    e = assertThrows(TunelabException.class, () -> SqliteResultStore.checkWritable(dir));
+    e = assertThrows(TunelabException.class, () -> JdbcResultStore.checkWritable(dir));
     assertEquals("cannot write database " + dir + ": it is a directory", e.getMessage());
 
     Path missing = dir.resolve("nope/tunelab.db");
-    e = assertThrows(TunelabException.class, () -> SqliteResultStore.checkWritable(missing));
+    e = assertThrows(TunelabException.class, () -> JdbcResultStore.checkWritable(missing));
     assertEquals(
         "cannot write database "
             + missing
@@ -453,7 +453,7 @@ class SqliteResultStoreTest {
     // Mode bits do not stop root, but /proc refuses new files to everyone.
     Path db = Path.of("/proc/sys/tunelab.db");
 
-    TunelabException e = assertThrows(TunelabException.class, () -> SqliteResultStore.open(db));
+    TunelabException e = assertThrows(TunelabException.class, () -> JdbcResultStore.open(db));
 
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertTrue(e.getMessage().startsWith("cannot write database " + db + ": "), e.getMessage());
@@ -464,7 +464,7 @@ class SqliteResultStoreTest {
   void aFileThatIsNoDatabaseIsRefused() throws Exception {
     Path junk = Files.writeString(dir.resolve("junk.db"), "this is not sqlite ".repeat(100));
 
-    TunelabException e = assertThrows(TunelabException.class, () -> SqliteResultStore.open(junk));
+    TunelabException e = assertThrows(TunelabException.class, () -> JdbcResultStore.open(junk));
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertEquals("cannot write database " + junk + ": file is not a database", e.getMessage());
   }
@@ -476,9 +476,9 @@ class SqliteResultStoreTest {
       st.executeUpdate("CREATE TABLE photos (id INTEGER)");
     }
 
-    TunelabException w = assertThrows(TunelabException.class, () -> SqliteResultStore.open(db()));
+    TunelabException w = assertThrows(TunelabException.class, () -> JdbcResultStore.open(db()));
     TunelabException r =
-        assertThrows(TunelabException.class, () -> SqliteResultStore.openReadOnly(db()));
+        assertThrows(TunelabException.class, () -> JdbcResultStore.openReadOnly(db()));
     assertTrue(
         w.getMessage().endsWith("it is an SQLite database but not tunelab's"), w.getMessage());
     assertEquals(db() + " is not a tunelab database", r.getMessage());
@@ -487,16 +487,16 @@ class SqliteResultStoreTest {
 
   @Test
   void aDatabaseFromANewerTunelabIsRefused() throws Exception {
-    SqliteResultStore.open(db()).close();
+    JdbcResultStore.open(db()).close();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db());
         Statement st = c.createStatement()) {
       st.executeUpdate("INSERT INTO schema_version VALUES (999, 'V999__future.sql', 'x')");
     }
 
-    TunelabException e = assertThrows(TunelabException.class, () -> SqliteResultStore.open(db()));
+    TunelabException e = assertThrows(TunelabException.class, () -> JdbcResultStore.open(db()));
     assertEquals(TunelabException.BAD_INPUT, e.exitCode());
     assertTrue(e.getMessage().contains("schema version 999"), e.getMessage());
-    assertThrows(TunelabException.class, () -> SqliteResultStore.openReadOnly(db()));
+    assertThrows(TunelabException.class, () -> JdbcResultStore.openReadOnly(db()));
   }
 
   private List<List<Object>> rows(String sql) throws SQLException {

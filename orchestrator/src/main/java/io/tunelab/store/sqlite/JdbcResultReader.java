@@ -14,46 +14,46 @@ import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialTable;
 import io.tunelab.store.sql.Timestamps;
-import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@link ResultReader} of an SQLite file: each read in one transaction, a consistent snapshot
- * even while a run writes (WAL lets a reader in beside the writer). What a read-only open returns,
- * and the reading side of {@link SqliteResultStore}.
+ * The {@link ResultReader} of a tunelab database on either engine: each read in one transaction, a
+ * consistent snapshot even while a run writes (an SQLite file in WAL mode lets a reader in beside
+ * the writer). What a read-only open returns, and the reading side of {@link JdbcResultStore}.
  */
-class SqliteResultReader implements ResultReader {
-  final SqliteTransactions tx;
+public class JdbcResultReader implements ResultReader {
+  final Transactions tx;
   final SqliteExperiments experiments;
   final SqliteEvents events;
   final SqliteBoots boots;
 
-  SqliteResultReader(SqliteTransactions tx, Timestamps time) {
+  JdbcResultReader(Transactions tx, Timestamps time) {
     this.tx = tx;
     this.boots = new SqliteBoots(tx, time);
     this.experiments = new SqliteExperiments(tx);
     this.events = new SqliteEvents(tx, time);
   }
 
-  /** The connection's transactions, for tests in this package that need to reach SQLite itself. */
-  SqliteTransactions transactions() {
-    return tx;
+  /** A reader of the database {@code tx} opens, which it closes with itself. */
+  public static JdbcResultReader on(Transactions tx) {
+    return new JdbcResultReader(tx, new Timestamps(Clock.systemUTC()));
   }
 
-  /** The database file, absolute. */
-  public Path file() {
-    return tx.file();
+  /** The connection's transactions, for tests that need to reach the database itself. */
+  Transactions transactions() {
+    return tx;
   }
 
   @Override
   public String location() {
-    return tx.file().toString();
+    return tx.location();
   }
 
   @Override
   public ResultTable query(String sql) {
-    return SqliteQueryRunner.run(tx, sql);
+    return tx.query(sql);
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
@@ -16,6 +17,8 @@ import io.tunelab.store.TrialRef;
 import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,36 +26,49 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@link ResultStore} in an SQLite file (WAL mode, foreign keys on). Every method runs in its
- * own transaction; the schema is migrated when the store is opened for writing. A trial commit the
- * database refuses (full or failing disk, busy, read-only) is kept in a side file ({@link
- * KeptTrials}) until {@code resume} stores it.
+ * The {@link ResultStore} of a tunelab database, an SQLite file (WAL mode, foreign keys on) or a
+ * PostgreSQL database, written by the same code on both: every method runs in its own transaction
+ * ({@link Transactions}), the engines differing only in their SQL words. A trial commit the
+ * database refuses (full or failing disk, busy, read-only, a server away past the wait) is kept in
+ * a side file ({@link KeptTrials}) until {@code resume} stores it.
  */
-public final class SqliteResultStore extends SqliteResultReader implements ResultStore {
+public final class JdbcResultStore extends JdbcResultReader implements ResultStore {
   private final SqlitePlanWriter plans;
   private final SqliteTrialWriter trials;
   private final SqliteAttempts attempts;
   private final KeptTrials kept;
   private final Timestamps time;
+  private final long scope;
   private boolean reserved;
 
-  private SqliteResultStore(SqliteTransactions tx, Timestamps time) {
+  private JdbcResultStore(Transactions tx, Timestamps time, String testbed, long scope) {
     super(tx, time);
     this.time = time;
-    this.plans = new SqlitePlanWriter(tx, time);
+    this.plans = new SqlitePlanWriter(tx, time, testbed);
     this.trials = new SqliteTrialWriter(tx, time);
     this.attempts = new SqliteAttempts(tx);
-    this.kept = new KeptTrials(tx.file());
+    this.kept = new KeptTrials(tx.keptTrialsDirectory());
+    this.scope = scope;
+  }
+
+  /**
+   * A store on the database {@code tx} opens (migrated), which it closes with itself; the
+   * experiments it creates record {@code testbed} (may be null). With {@code scope} at least 0,
+   * {@link #experiments} lists that experiment only: a {@code restore} on a database many testbeds
+   * share tears down its own.
+   */
+  public static JdbcResultStore on(Transactions tx, Clock clock, String testbed, long scope) {
+    return new JdbcResultStore(tx, new Timestamps(clock), testbed, scope);
   }
 
   /** Creates or opens the database and applies pending migrations; exit code 2 if it cannot. */
-  public static SqliteResultStore open(Path db) {
+  public static JdbcResultStore open(Path db) {
     return open(db, Clock.systemUTC());
   }
 
   /** As {@link #open(Path)}, with the clock that stamps created_at, started_at … */
-  public static SqliteResultStore open(Path db, Clock clock) {
-    return new SqliteResultStore(SqliteSchema.openWritable(db, clock), new Timestamps(clock));
+  public static JdbcResultStore open(Path db, Clock clock) {
+    return on(SqliteSchema.openWritable(db, clock), clock, null, -1);
   }
 
   /**
@@ -60,7 +76,7 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
    * and a file that is not a tunelab database, with exit code 2.
    */
   public static ResultReader openReadOnly(Path db) {
-    return new SqliteResultReader(SqliteSchema.openReadOnly(db), new Timestamps(Clock.systemUTC()));
+    return JdbcResultReader.on(SqliteSchema.openReadOnly(db));
   }
 
   /**
@@ -83,12 +99,24 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
 
   @Override
   public long createExperiment(ExperimentPlan plan, String toolVersion) {
-    return plans.createExperiment(plan, toolVersion).experimentId();
+    return plans.createExperiment(plan, toolVersion, null).experimentId();
+  }
+
+  /** Writes done in the transaction that stores a plan, once its experiment has its id. */
+  public interface AfterPlan {
+    void write(Connection c, long experimentId) throws SQLException;
+  }
+
+  /**
+   * As {@link #createExperiment(ExperimentPlan, String)}, with {@code after} in its transaction.
+   */
+  public long createExperiment(ExperimentPlan plan, String toolVersion, AfterPlan after) {
+    return plans.createExperiment(plan, toolVersion, after).experimentId();
   }
 
   @Override
   public StoredPlan storePlan(ExperimentPlan plan, String toolVersion) {
-    StoredPlan stored = plans.createExperiment(plan, toolVersion);
+    StoredPlan stored = plans.createExperiment(plan, toolVersion, null);
     // The writer knows the trials' ids only when SQLite gave them in a row; else they are read.
     return stored.trials() != null
         ? stored
@@ -289,6 +317,12 @@ public final class SqliteResultStore extends SqliteResultReader implements Resul
   @Override
   public List<TrialRef> unfinishedTrials(long experimentId) {
     return experiments.unfinishedTrials(experimentId);
+  }
+
+  @Override
+  public List<ExperimentSummary> experiments() {
+    List<ExperimentSummary> all = super.experiments();
+    return scope < 0 ? all : all.stream().filter(e -> e.id() == scope).toList();
   }
 
   @Override
