@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -14,6 +16,7 @@ import java.util.Properties;
  */
 final class PostgresLab implements AutoCloseable {
   private static final Path ENV = Path.of("/var/tmp/tunelab-postgres/env");
+  private static final Path DATA = Path.of("/var/tmp/tunelab-postgres/data");
   private static final String PGPASS_PROPERTY = "org.postgresql.pgpassfile";
 
   private final boolean started;
@@ -79,6 +82,38 @@ final class PostgresLab implements AutoCloseable {
   /** The database name of a URL {@link #freshDatabase} gave. */
   static String name(String url) {
     return url.substring(url.lastIndexOf('/') + 1);
+  }
+
+  /** Stops the server, keeping its databases: a server away until {@link #start}. */
+  void stop() throws Exception {
+    LoopDisk.sh(Lab.root().resolve("lab/postgres") + " stop");
+  }
+
+  /** Starts the server {@link #stop} stopped; nothing when it runs. */
+  void start() throws Exception {
+    LoopDisk.sh(Lab.root().resolve("lab/postgres") + " up");
+  }
+
+  /** The server's TCP port. */
+  int port() {
+    String hostPort = url.substring(url.indexOf('@') + 1, url.lastIndexOf('/'));
+    return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+  }
+
+  /**
+   * The server's processes: the postmaster (its pid from {@code postmaster.pid}) and its children,
+   * for a test that hangs the server (SIGSTOP) and lets it go on.
+   */
+  List<Long> serverProcesses() throws Exception {
+    long postmaster =
+        Long.parseLong(Files.readAllLines(DATA.resolve("postmaster.pid")).get(0).trim());
+    List<Long> pids = new ArrayList<>();
+    pids.add(postmaster);
+    ProcessHandle.of(postmaster)
+        .orElseThrow(() -> new IllegalStateException("no postmaster " + postmaster))
+        .children()
+        .forEach(p -> pids.add(p.pid()));
+    return pids;
   }
 
   /** The password file the server's role is in. */

@@ -1,12 +1,18 @@
 package io.tunelab.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -65,10 +71,9 @@ class PostgresRunTest {
   }
 
   @Test
-  void theQuickstartRunIntoPostgresReportsWhatItPrintedAndLeavesNoLocalCopy() throws Exception {
+  void theQuickstartRunIntoPostgresReportsWhatItPrintedAndKeepsNothingAside() throws Exception {
     Lab.requireRoot();
     String url = lab.freshDatabase();
-    long spoolBefore = spoolFiles();
 
     Cli.Result run =
         Cli.tunelab("run", Lab.root().resolve("matrices/quickstart.yaml").toString(), "--db", url);
@@ -94,7 +99,9 @@ class PostgresRunTest {
     Cli.Result export = Cli.tunelab("export", "1", "--db", url);
     assertEquals(0, export.code(), export.all());
     assertEquals(18 * 12 + 1, export.out().lines().count(), "a header and every sample");
-    assertEquals(spoolBefore, spoolFiles(), "the local copy is removed once the server has all");
+    assertFalse(
+        Files.exists(keptTrials(null, url)),
+        "no trial commit is kept aside while the server answers");
   }
 
   @Test
@@ -124,6 +131,163 @@ class PostgresRunTest {
             url,
             "SELECT count(*) FROM cell_stats WHERE job = 'all'"
                 + " AND metric = 'seconds' AND n = 2"));
+  }
+
+  @Test
+  void aCommitWhoseAnswerIsLostIsStoredOnceAndNoTrialRunsTwice() throws Exception {
+    String url = lab.freshDatabase();
+    Path m = matrix("lostanswer", 3, 2, "1");
+    Path pgpass = anyPortPgpass();
+    Process proxy =
+        new ProcessBuilder(
+                "python3",
+                Lab.root().resolve("lab/pg-drop-commit").toString(),
+                "0",
+                Integer.toString(lab.port()))
+            .redirectErrorStream(true)
+            .start();
+    try (BufferedReader said =
+        new BufferedReader(new InputStreamReader(proxy.getInputStream(), UTF_8))) {
+      String port = said.readLine().replace("listening ", "");
+      String through = url.replace(":" + lab.port() + "/", ":" + port + "/");
+      ProcessBuilder pb = Controller.tunelab("run", m.toString(), "--db", through);
+      pb.environment().put("PGPASSFILE", pgpass.toString());
+      pb.environment().put("XDG_STATE_HOME", dir.resolve("xdg-state").toString());
+      Process run = pb.redirectOutput(dir.resolve("lost.log").toFile()).start();
+      try {
+        awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
+        // The next COMMIT's answer never reaches the run: its connection is cut after the
+        // server made the transaction durable.
+        LoopDisk.sh("kill -USR1 " + proxy.pid());
+        assertEquals("dropped the answer to a COMMIT", said.readLine());
+        assertTrue(
+            run.waitFor(TestTime.millis(120_000), TimeUnit.MILLISECONDS),
+            "the run ends after its retried commit");
+      } finally {
+        run.destroyForcibly();
+      }
+      assertEquals(0, run.exitValue(), Files.readString(dir.resolve("lost.log")));
+    } finally {
+      proxy.destroy();
+      proxy.waitFor(TestTime.millis(10_000), TimeUnit.MILLISECONDS);
+    }
+    assertStoredOnce(url, 6, 1);
+  }
+
+  @Test
+  void aServerAwayPastTheWaitKeepsTheTrialAsideAndResumeStoresItOnce() throws Exception {
+    String url = lab.freshDatabase();
+    Path m = matrix("away", 3, 2, "1");
+    Path state = dir.resolve("xdg-state");
+    Path log = dir.resolve("away.log");
+    Process run =
+        controller(state, "run", m.toString(), "--db", url).redirectOutput(log.toFile()).start();
+    try {
+      awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
+      lab.stop();
+      assertTrue(
+          run.waitFor(TestTime.millis(120_000), TimeUnit.MILLISECONDS),
+          "the run gives up once TUNELAB_DB_WAIT has passed");
+    } finally {
+      run.destroyForcibly();
+      lab.start();
+    }
+    String out = Files.readString(log);
+    assertEquals(3, run.exitValue(), out);
+    Path kept = keptTrials(state, url);
+    assertTrue(out.contains("the trial's measurements are kept in " + kept), out);
+    assertEquals(1, jsonFiles(kept), out);
+
+    Path again = dir.resolve("again.log");
+    Process resume =
+        controller(state, "resume", "1", "--db", url).redirectOutput(again.toFile()).start();
+    assertTrue(resume.waitFor(TestTime.millis(120_000), TimeUnit.MILLISECONDS));
+    String resumed = Files.readString(again);
+    assertEquals(0, resume.exitValue(), resumed);
+    assertTrue(resumed.contains("stored trial "), resumed);
+    assertEquals(0, jsonFiles(kept), resumed);
+    assertStoredOnce(url, 6, 2);
+  }
+
+  /**
+   * tunelab in a process of its own that waits 3 s for the database and keeps trials in {@code
+   * state}.
+   */
+  private ProcessBuilder controller(Path state, String... args) {
+    ProcessBuilder pb = Controller.tunelab(args);
+    pb.environment().put("PGPASSFILE", lab.pgpass());
+    pb.environment().put("TUNELAB_DB_WAIT", "3s");
+    pb.environment().put("XDG_STATE_HOME", state.toString());
+    return pb;
+  }
+
+  private static long jsonFiles(Path dir) throws Exception {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().endsWith(".json")).count();
+    }
+  }
+
+  @Test
+  void aServerHungMidRunLosesAndDoublesNothing() throws Exception {
+    String url = lab.freshDatabase();
+    Path m = matrix("hung", 3, 2, "1");
+
+    CompletableFuture<Cli.Result> run =
+        CompletableFuture.supplyAsync(() -> Cli.tunelab("run", m.toString(), "--db", url));
+    awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
+    List<Long> stopped = lab.serverProcesses();
+    try {
+      // A backend that has just ended is no longer there to stop: not a failure.
+      LoopDisk.sh("kill -STOP " + join(stopped) + " || true");
+      // Long enough that the run's next commit waits on a server that does not answer.
+      Thread.sleep(TestTime.millis(8_000));
+    } finally {
+      LoopDisk.sh("kill -CONT " + join(stopped) + " || true");
+    }
+    Cli.Result r = run.get(TestTime.millis(300_000), TimeUnit.MILLISECONDS);
+
+    assertEquals(0, r.code(), r.all());
+    assertStoredOnce(url, 6, 1);
+  }
+
+  /**
+   * Every trial ok once, with one attempt, one sample set and one trial event each, and one start
+   * event per run or resume ({@code starts}).
+   */
+  private static void assertStoredOnce(String url, int trials, int starts) throws SQLException {
+    String n = Integer.toString(trials);
+    assertEquals(
+        List.of(n, n),
+        row(url, "SELECT count(*), sum(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) FROM trials"));
+    assertEquals(List.of(n), row(url, "SELECT count(*) FROM trial_attempts"));
+    assertEquals(
+        List.of(n, n),
+        row(
+            url,
+            "SELECT count(*), count(DISTINCT trial_id) FROM samples"
+                + " WHERE job = 'all' AND metric = 'seconds'"));
+    assertEquals(List.of(n), row(url, "SELECT count(*) FROM events WHERE kind = 'trial'"));
+    assertEquals(
+        List.of(Integer.toString(starts)),
+        row(url, "SELECT count(*) FROM events WHERE kind = 'start'"));
+    assertEquals(List.of("finished"), row(url, "SELECT status FROM experiments"));
+  }
+
+  private static String join(List<Long> pids) {
+    return String.join(" ", pids.stream().map(String::valueOf).toList());
+  }
+
+  /** The lab's password file with any port: a proxy in front of the server has its own. */
+  private Path anyPortPgpass() throws Exception {
+    String line = Files.readAllLines(Path.of(lab.pgpass())).get(0);
+    String[] f = line.split(":", 5);
+    Path file = dir.resolve("pgpass");
+    Files.writeString(file, f[0] + ":*:*:" + f[3] + ":" + f[4] + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
   }
 
   @Test
@@ -178,7 +342,7 @@ class PostgresRunTest {
               .replace("MARKER", marker.toString()));
       ProcessBuilder pb = Controller.tunelab("run", m.toString(), "--db", url);
       pb.environment().put("PGPASSFILE", lab.pgpass());
-      pb.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
+      pb.environment().put("XDG_STATE_HOME", dir.resolve("xdg-state").toString());
       Process run = pb.redirectOutput(dir.resolve("killed.log").toFile()).start();
       try {
         awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
@@ -297,19 +461,23 @@ class PostgresRunTest {
     Files.createDirectories(state);
     pb.environment().put("TUNELAB_STATE", state.toString());
     pb.environment().put("PGPASSFILE", lab.pgpass());
-    // A killed worker's local copy stays behind: here, not in the user's cache.
-    pb.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
+    // Trial commits a killed worker kept aside would stay here, not in the user's state.
+    pb.environment().put("XDG_STATE_HOME", dir.resolve("xdg-state").toString());
     return pb.redirectOutput(dir.resolve("worker-" + testbed + ".log").toFile());
   }
 
-  private static long spoolFiles() throws Exception {
-    Path spool = Path.of(System.getProperty("user.home"), ".cache/tunelab/spool");
-    if (!Files.isDirectory(spool)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.list(spool)) {
-      return files.count();
-    }
+  /**
+   * Where a run keeps the trial commits the server at {@code url} refused: under {@code state}, or
+   * this process's own state directory when null.
+   */
+  private static Path keptTrials(Path state, String url) {
+    String own = System.getenv("XDG_STATE_HOME");
+    Path base =
+        state != null
+            ? state
+            : own != null ? Path.of(own) : Path.of(System.getProperty("user.home"), ".local/state");
+    String name = url.replaceFirst("^postgresql://[^@]*@", "").replaceAll("[:/]", "_");
+    return base.resolve("tunelab/pending").resolve(name);
   }
 
   private static void awaitRow(String url, String sql, String value) throws Exception {
