@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/faults.sh [COUNT] — inject the faults of an unattended night and print what happened.
 #
-# Thirteen rows, one per fault (docs/reliability.md has a full run's table and what each row
+# Eighteen rows, one per fault (docs/reliability.md has a full run's table and what each row
 # means for a user). Every row checks that no trial was lost or stored twice, that the knob
 # it tuned is back at its original value and that no process the run started is left.
 # The script exits 1 when any row lost, duplicated or left something, or did not behave.
@@ -10,7 +10,10 @@
 #   FAULTS_SEED=N         seed of row 1's random moments (default: from the clock; printed)
 #   FAULTS_DB_LOCK=S      seconds row 6 holds the database's write lock (default 40)
 #   FAULTS_ROWS="1 5 7"   run only these rows (default: all)
+#   FAULTS_PG_HANG=S      seconds row 15 keeps the PostgreSQL server stopped (default 40)
 #
+# Rows 14 to 18 store into PostgreSQL (lab/postgres, docs/fleet.md), each into a database of
+# its own: started here when it is down and stopped again at the end.
 # Rows 12 and 13 need the VM lab (lab/vm, docs/lab.md): started here when it is down (about
 # a minute from the cached image; the first time on a machine also builds the image) and
 # taken down at the end; a VM lab already up is someone else's, and those rows say
@@ -26,7 +29,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 COUNT=${1:-20}
 SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
 DB_LOCK=${FAULTS_DB_LOCK:-40}
-ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11 12 13}
+PG_HANG=${FAULTS_PG_HANG:-40}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18}
 JAR=$ROOT/orchestrator/target/tunelab.jar
 LABHOST=/var/tmp/tunelab-lab
 
@@ -40,6 +44,8 @@ LOOP=
 MOUNTED=
 LAB_MINE=
 VM_MINE=
+PG_MINE=
+PG_DBS=()
 BG=()
 
 cleanup() {
@@ -54,6 +60,8 @@ cleanup() {
     "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1
   fi
   [ -z "$VM_MINE" ] || "$ROOT/lab/vm" down >/dev/null 2>&1
+  for d in "${PG_DBS[@]}"; do pq tunelab "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1; done
+  [ -z "$PG_MINE" ] || "$ROOT/lab/postgres" down >/dev/null 2>&1
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -617,12 +625,141 @@ hang() {
 want 12 && vm_row 12 "client power loss mid-run (VM lab, iSCSI study)" power_loss "1 ok,2 lost,2 ok,3 ok"
 want 13 && vm_row 13 "server hung 20 s mid-trial (VM lab, iSCSI study)" hang "1 ok,2 ok,3 ok" "1 ok,2 lost,2 ok,3 ok"
 
+# PostgreSQL rows: a run of 2 cells x N of `sleep 1` into a database of its own on
+# lab/postgres, the loop disk's read_ahead_kb tuned per cell; the fault hits it mid-run.
+PG_BASE=/var/tmp/tunelab-postgres
+pq() { psql -X -qtA -h 127.0.0.1 -p "$PG_PORT" -U tunelab -d "$1" -c "$2"; }
+pg_up() {
+  [ -z "${PG_PORT:-}" ] || return 0
+  "$ROOT/lab/postgres" status >/dev/null 2>&1 || PG_MINE=1
+  "$ROOT/lab/postgres" up >/dev/null || return 1
+  PG_URL=$(sed -n 's/^TUNELAB_PG_URL=//p' "$PG_BASE/env")
+  PGPASSFILE=$(sed -n 's/^PGPASSFILE=//p' "$PG_BASE/env")
+  export PGPASSFILE
+  PG_PORT=${PG_URL##*:}
+  PG_PORT=${PG_PORT%%/*}
+}
+pg_db() { # n: a fresh database for row n; prints its URL
+  local name=faults_$$_$1
+  pq tunelab "DROP DATABASE IF EXISTS $name" >/dev/null && pq tunelab "CREATE DATABASE $name" >/dev/null
+  PG_DBS+=("$name")
+  echo "${PG_URL%/*}/$name"
+}
+pg_server_pids() { # the postmaster and its children, the processes lab/postgres started
+  local pm
+  pm=$(head -1 "$PG_BASE/data/postmaster.pid")
+  # shellcheck disable=SC2046 # one pid per word
+  echo "$pm" $(ps -o pid= --ppid "$pm")
+}
+# lost: trials not ok once; dup: trials with more than one sample set, attempt or trial event
+pg_lost() { pq "$1" "select count(*) from trials where status <> 'ok' or id not in
+  (select trial_id from samples where job = 'all' and metric = 'seconds')"; }
+pg_dup() { pq "$1" "select (select count(*) from (select trial_id from samples where job = 'all'
+  and metric = 'seconds' group by trial_id having count(*) > 1) s)
+  + (select count(*) - count(distinct trial_id) from trial_attempts where status = 'ok')
+  + (select count(*) - count(distinct message) from events where kind = 'trial')"; }
+pg_row() { # n name fault-function trials [resume]
+  local n=$1 name=$2 fault=$3 trials=$4 m=$WORK/pg$1.yaml url t0 pid rc rc2=- what
+  if ! pg_up; then skip "$n" "$name" "skipped: lab/postgres did not start"; return; fi
+  url=$(pg_db "$n") || { skip "$n" "$name" "skipped: no database"; return; }
+  cat >"$m" <<EOF
+name: pg-fault-$n
+matrix:
+  local.block.$LOOP.read_ahead_kb: [1024, 2048]
+repeat: $((trials / 2))
+workload:
+  command: sleep 1
+EOF
+  t0=$(now)
+  TUNELAB_DB_WAIT=${PG_WAIT:-10m} tl_bg run "$m" --db "$url" >"$WORK/pg$n.out" 2>&1 &
+  pid=$!
+  BG+=("$pid")
+  local end=$(($(date +%s) + 120))
+  until [ "$(pq "${url##*/}" "select count(*) from trials where status = 'ok'" 2>/dev/null || echo 0)" -ge "${PG_AFTER:-2}" ]; do
+    if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
+      kill -KILL "$pid" 2>/dev/null
+      row "$n" "$name" "the run never reached trial $((${PG_AFTER:-2} + 1)): $(tail -1 "$WORK/pg$n.out")" ? ? ? ? "$(since "$t0")" 0
+      return
+    fi
+    sleep 0.1
+  done
+  what=$("$fault" "$pid")
+  wait "$pid"
+  rc=$?
+  if [ "${5:-}" = resume ]; then
+    tl restore --db "$url" >>"$WORK/pg$n.out" 2>&1
+    tl resume 1 --db "$url" >>"$WORK/pg$n.out" 2>&1
+    rc2=$?
+  fi
+  local lost dup knob left ok db=${url##*/}
+  lost=$(pg_lost "$db") dup=$(pg_dup "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(left_after "$STATE" 10)
+  local n_ok status
+  n_ok=$(pq "$db" "select count(*) from trials where status = 'ok'")
+  status=$(pq "$db" "select status from experiments")
+  ok=$([ "$lost$dup$knob$left" = 0000 ] && [ "$n_ok" = "$trials" ] && [ "$status" = finished ] &&
+    { [ "${5:-}" = resume ] && [ "$rc2" = 0 ] || [ "$rc" = 0 ]; } && echo 1 || echo 0)
+  row "$n" "$name" "$what; exit $rc${5:+, $5 exit $rc2}; $n_ok of $trials trials ok, experiment $status" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+  [ "$ok" = 1 ] || tail -5 "$WORK/pg$n.out" >&2
+}
+pg_restart() { "$ROOT/lab/postgres" restart >/dev/null 2>&1; echo "server restarted"; }
+pg_hang() {
+  local pids
+  pids=$(pg_server_pids)
+  kill -STOP $pids
+  sleep "$PG_HANG"
+  kill -CONT $pids
+  echo "every server process stopped ${PG_HANG} s"
+}
+pg_away() {
+  "$ROOT/lab/postgres" stop >/dev/null 2>&1
+  # the run's wait (TUNELAB_DB_WAIT=5s) runs out: it keeps the trial aside and stops
+  while kill -0 "$1" 2>/dev/null; do sleep 0.2; done
+  "$ROOT/lab/postgres" up >/dev/null 2>&1
+  echo "server stopped until the run gave up (wait 5s), then started"
+}
+pg_kill() { kill -KILL "$1"; echo "controller killed (kill -9)"; }
+pg_lost_answer() {
+  local out=$WORK/proxy.out
+  # the run talks to the server through the proxy from the start: see row 18 below
+  kill -USR1 "$PG_PROXY"
+  local end=$(($(date +%s) + 30))
+  until grep -q dropped "$out" || [ "$(date +%s)" -ge "$end" ]; do sleep 0.1; done
+  grep -q dropped "$out" && echo "the answer to a COMMIT dropped, its connection cut" ||
+    echo "no COMMIT answer was dropped"
+}
+want 14 && pg_row 14 "PostgreSQL server restarted mid-run" pg_restart 10
+want 15 && pg_row 15 "PostgreSQL server hung ${PG_HANG} s mid-run (SIGSTOP)" pg_hang 12
+want 16 && PG_WAIT=5s pg_row 16 "PostgreSQL server away past TUNELAB_DB_WAIT, then resume" pg_away 10 resume
+want 17 && PG_AFTER=4 pg_row 17 "controller kill -9 after trial 4 (PostgreSQL), restore, resume" pg_kill 10 resume
+if want 18; then
+  if pg_up; then
+    python3 "$ROOT/lab/pg-drop-commit" 0 "$PG_PORT" >"$WORK/proxy.out" 2>&1 &
+    PG_PROXY=$!
+    BG+=("$PG_PROXY")
+    until grep -q listening "$WORK/proxy.out"; do sleep 0.1; done
+    PROXY_PORT=$(sed -n 's/^listening //p' "$WORK/proxy.out")
+    # the proxy's port is not in the password file: a copy that takes any port
+    awk -F: 'NR == 1 { print $1 ":*:*:" $4 ":" $5 }' "$PGPASSFILE" >"$WORK/pgpass"
+    chmod 600 "$WORK/pgpass"
+    PG_SAVED_URL=$PG_URL
+    PG_URL=${PG_URL/:$PG_PORT\//:$PROXY_PORT/}
+    PGPASSFILE=$WORK/pgpass pg_row 18 "a COMMIT's answer lost (loopback proxy, PostgreSQL)" pg_lost_answer 10
+    PG_URL=$PG_SAVED_URL
+    kill "$PG_PROXY" 2>/dev/null
+  else
+    skip 18 "a COMMIT's answer lost" "skipped: lab/postgres did not start"
+  fi
+fi
+
 # ---------------------------------------------------------------------------------------------
 echo
 echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
 printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
-for n in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
   [ -n "${NAMES[$n]:-}" ] || continue
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
     "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"
@@ -630,7 +767,7 @@ done
 if [ "$BAD" -ne 0 ]; then
   echo "faults.sh: at least one row lost, duplicated or left something, or did not behave (output kept in $WORK)" >&2
   trap - EXIT
-  cleanup_keep() { for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "$MOUNTED" ] && umount -l "$MOUNTED"; tl restore >/dev/null 2>&1; losetup -d "/dev/$LOOP" 2>/dev/null; [ -n "$LAB_MINE" ] && { "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1; }; [ -z "$VM_MINE" ] || "$ROOT/lab/vm" down >/dev/null 2>&1; }
+  cleanup_keep() { for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "$MOUNTED" ] && umount -l "$MOUNTED"; tl restore >/dev/null 2>&1; losetup -d "/dev/$LOOP" 2>/dev/null; [ -n "$LAB_MINE" ] && { "$ROOT/lab/lab" down >/dev/null 2>&1 || "$ROOT/lab/lab" down --force >/dev/null 2>&1; }; [ -z "$VM_MINE" ] || "$ROOT/lab/vm" down >/dev/null 2>&1; [ -z "$PG_MINE" ] || "$ROOT/lab/postgres" down >/dev/null 2>&1; }
   cleanup_keep
   exit 1
 fi
