@@ -82,7 +82,7 @@ final class SqliteReportLoader {
                 + ", started_at, tool_version, description, matrix_yaml, "
                 + "coalesce("
                 + SqliteExperiments.columnOrNull(db, "on_flag")
-                + ", 'keep')"
+                + ", 'keep'), order_mode"
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
@@ -96,7 +96,8 @@ final class SqliteReportLoader {
                     rs.getString(4),
                     WorkloadSummary.of(rs.getString(5)),
                     rs.getString(6),
-                    readbacks(id))
+                    readbacks(id),
+                    rs.getString(7))
                 : ReportData.About.UNKNOWN;
       }
     }
