@@ -42,7 +42,7 @@ import java.util.TreeSet;
  * @param lines the table: {@code rows} and, where they were, the {@link Gap}s
  * @param total the sums of each side's means and their %change
  * @param geomean the geometric means of each side's means and of the ratios, as a %change
- * @param paired the rows were tested by round: both sides ran in the rounds of one experiment
+ * @param paired some rows were tested by round: both sides ran in the rounds of one experiment
  * @param differences what differs between the sides besides the compared axis, kernel command lines
  *     apart ({@link #cmdlineHosts()})
  * @param onlyInBase labels of base cells with no match on the other side
@@ -434,7 +434,7 @@ public record Comparison(
         List.copyOf(lines),
         total(rows, o.level()),
         geomean(rows, o.level()),
-        paired,
+        rows.stream().anyMatch(r -> r.paired() != null),
         Differences.of(base, next, baseRan, newRan, rows, axis),
         List.copyOf(onlyInBase),
         List.copyOf(onlyInNew),
@@ -556,19 +556,13 @@ public record Comparison(
       b += r.base().mean();
       n += r.next().mean();
     }
-    return new Aggregate(
-        b,
-        n,
-        Change.percent(b, n),
-        ChangeInterval.total(baseEstimates(rows), newEstimates(rows), level));
+    return new Aggregate(b, n, Change.percent(b, n), ChangeInterval.total(parts(rows), level));
   }
 
-  private static List<MeanEstimate> baseEstimates(List<Row> rows) {
-    return rows.stream().map(Row::baseEstimate).toList();
-  }
-
-  private static List<MeanEstimate> newEstimates(List<Row> rows) {
-    return rows.stream().map(Row::nextEstimate).toList();
+  private static List<ChangeInterval.Part> parts(List<Row> rows) {
+    return rows.stream()
+        .map(r -> new ChangeInterval.Part(r.baseEstimate(), r.nextEstimate(), r.paired()))
+        .toList();
   }
 
   private static Aggregate geomean(List<Row> rows, double level) {
@@ -585,7 +579,7 @@ public record Comparison(
         Change.geometricMean(bases),
         Change.geometricMean(news),
         100 * (ratio - 1),
-        ChangeInterval.geomean(baseEstimates(rows), newEstimates(rows), level));
+        ChangeInterval.geomean(parts(rows), level));
   }
 
   // Matching by axis names as written (local.block.${dev}.read_ahead_kb), sorted, so that the

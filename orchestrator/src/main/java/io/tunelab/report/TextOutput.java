@@ -175,23 +175,21 @@ final class TextOutput {
   /** What the marker, p and the intervals are: the test, pairing and stopping rule they reflect. */
   static List<String> testLegend(Comparison c) {
     List<String> lines = new ArrayList<>();
-    String test =
-        c.paired()
-            ? "paired t-test of the rounds' log ratios (Welch's t-test where fewer than 2 rounds"
-                + " pair)"
-            : c.options().test().title();
     lines.add(
         "* = "
-            + test
+            + (c.paired() ? "paired t-test of the rounds' log ratios" : c.options().test().title())
             + " p < "
             + Numbers.exact(c.options().alpha())
-            + " with n >= 3 on both sides; ~ = not significant");
+            + " with n >= 3 on both sides"
+            + (c.paired() ? " (Welch's t-test for a row with fewer than 2 rounds in common)" : "")
+            + "; ~ = not significant");
     lines.add(
         "95% CI: of the %change, "
             + (c.paired()
                 ? "from the rounds' paired log ratios"
                 : "on the log ratio of the means (Welch-Satterthwaite)")
-            + "; TOTAL and geomean by the delta method");
+            + "; TOTAL and geomean by the delta method"
+            + (c.paired() ? ", paired rows by their rounds" : ""));
     List<String> adaptive = new ArrayList<>();
     if (adaptive(c.base())) {
       adaptive.add("base");

@@ -19,25 +19,52 @@ public final class ChangeInterval {
     return total(List.of(base), List.of(next), level);
   }
 
+  /**
+   * One row of a TOTAL or geomean: its two means and, when its cells ran in the same rounds, their
+   * pairs ({@code paired} null otherwise). A paired row's share of the variance comes from the
+   * spread of its rounds, in which a drift common to both sides cancels.
+   */
+  public record Part(MeanEstimate base, MeanEstimate next, PairedRatio paired) {
+    /** A row of independent samples. */
+    public Part(MeanEstimate base, MeanEstimate next) {
+      this(base, next, null);
+    }
+  }
+
   /** The interval of the %change between the sums of the means of each side. */
   public static Interval total(List<MeanEstimate> bases, List<MeanEstimate> nexts, double level) {
+    return total(parts(bases, nexts), level);
+  }
+
+  /**
+   * The interval of the %change between the sums of the means: {@code log(ΣN / ΣB)}, whose variance
+   * is {@code Σ v_n / ΣN² + Σ v_b / ΣB²} for independent rows and, for a paired row, that of the
+   * mean over its rounds of {@code n_k / ΣN − b_k / ΣB}.
+   */
+  public static Interval total(List<Part> parts, double level) {
     double sb = 0;
     double sn = 0;
-    for (MeanEstimate e : bases) {
-      sb += e.mean();
-    }
-    for (MeanEstimate e : nexts) {
-      sn += e.mean();
+    for (Part p : parts) {
+      sb += p.base().mean();
+      sn += p.next().mean();
     }
     if (!(sb > 0 && sn > 0)) {
       return unknown(level);
     }
     Terms terms = new Terms();
-    for (MeanEstimate e : bases) {
-      terms.add(e.variance() / (sb * sb), e.df());
-    }
-    for (MeanEstimate e : nexts) {
-      terms.add(e.variance() / (sn * sn), e.df());
+    for (Part p : parts) {
+      if (p.paired() != null) {
+        double[] b = p.paired().base();
+        double[] n = p.paired().next();
+        double[] d = new double[b.length];
+        for (int k = 0; k < d.length; k++) {
+          d[k] = n[k] / sn - b[k] / sb;
+        }
+        terms.addMean(d);
+      } else {
+        terms.add(p.base().variance() / (sb * sb), p.base().df());
+        terms.add(p.next().variance() / (sn * sn), p.next().df());
+      }
     }
     return terms.interval(Math.log(sn / sb), level);
   }
@@ -48,23 +75,50 @@ public final class ChangeInterval {
    * squared.
    */
   public static Interval geomean(List<MeanEstimate> bases, List<MeanEstimate> nexts, double level) {
-    int k = bases.size();
-    if (k == 0 || nexts.size() != k) {
+    if (bases.size() != nexts.size()) {
+      return unknown(level);
+    }
+    return geomean(parts(bases, nexts), level);
+  }
+
+  /**
+   * As {@link #geomean(List, List, double)}; a paired row's log ratio varies as the mean of its
+   * rounds' log ratios does.
+   */
+  public static Interval geomean(List<Part> parts, double level) {
+    int k = parts.size();
+    if (k == 0) {
       return unknown(level);
     }
     Terms terms = new Terms();
     double logs = 0;
-    for (int i = 0; i < k; i++) {
-      MeanEstimate b = bases.get(i);
-      MeanEstimate n = nexts.get(i);
+    for (Part p : parts) {
+      MeanEstimate b = p.base();
+      MeanEstimate n = p.next();
       if (!(b.mean() > 0 && n.mean() > 0)) {
         return unknown(level);
       }
       logs += Math.log(n.mean() / b.mean());
-      terms.add(b.variance() / (b.mean() * b.mean() * k * k), b.df());
-      terms.add(n.variance() / (n.mean() * n.mean() * k * k), n.df());
+      if (p.paired() != null) {
+        double[] d = new double[p.paired().rounds()];
+        for (int r = 0; r < d.length; r++) {
+          d[r] = Math.log(p.paired().next()[r] / p.paired().base()[r]) / k;
+        }
+        terms.addMean(d);
+      } else {
+        terms.add(b.variance() / (b.mean() * b.mean() * k * k), b.df());
+        terms.add(n.variance() / (n.mean() * n.mean() * k * k), n.df());
+      }
     }
     return terms.interval(logs / k, level);
+  }
+
+  private static List<Part> parts(List<MeanEstimate> bases, List<MeanEstimate> nexts) {
+    List<Part> parts = new ArrayList<>();
+    for (int i = 0; i < Math.min(bases.size(), nexts.size()); i++) {
+      parts.add(new Part(bases.get(i), nexts.get(i)));
+    }
+    return parts;
   }
 
   /** An interval whose ends are not known. */
@@ -81,6 +135,16 @@ public final class ChangeInterval {
   private static final class Terms {
     private final List<double[]> terms = new ArrayList<>();
     private boolean unknown;
+
+    /** The variance of the mean of {@code values}, with their count less one degrees. */
+    void addMean(double[] values) {
+      if (values.length < 2) {
+        unknown = true;
+        return;
+      }
+      Summary s = Summary.of(values);
+      add(s.stddevSamp() * s.stddevSamp() / values.length, values.length - 1);
+    }
 
     void add(double variance, double df) {
       if (Double.isNaN(variance) || !(df >= 1)) {

@@ -12,8 +12,17 @@ import org.hipparchus.distribution.continuous.TDistribution;
  * @param change the %change of the geometric mean of the ratios
  * @param interval its confidence interval, in percent
  * @param p the two-sided p-value of mean log ratio 0
+ * @param base the base's value of each round, in round order
+ * @param next the new side's value of each round
  */
-public record PairedRatio(int rounds, double change, Interval interval, double t, double p) {
+public record PairedRatio(
+    int rounds,
+    double change,
+    Interval interval,
+    double t,
+    double p,
+    double[] base,
+    double[] next) {
   /** Pairs need this many rounds for a variance. */
   public static final int MIN_ROUNDS = 2;
 
@@ -36,6 +45,8 @@ public record PairedRatio(int rounds, double change, Interval interval, double t
       }
       d[i] = Math.log(next[i] / base[i]);
     }
+    double[] b = base.clone();
+    double[] n = next.clone();
     Summary s = Summary.of(d);
     double change = ChangeInterval.percent(s.mean());
     double se = s.stddevSamp() / Math.sqrt(k);
@@ -45,7 +56,9 @@ public record PairedRatio(int rounds, double change, Interval interval, double t
           change,
           new Interval(change, change, level),
           s.mean() == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, s.mean()),
-          s.mean() == 0 ? 1 : 0);
+          s.mean() == 0 ? 1 : 0,
+          b,
+          n);
     }
     double t = s.mean() / se;
     double p = Math.min(1, 2 * new TDistribution(k - 1).cumulativeProbability(-Math.abs(t)));
@@ -55,6 +68,6 @@ public record PairedRatio(int rounds, double change, Interval interval, double t
             ChangeInterval.percent(s.mean() - half),
             ChangeInterval.percent(s.mean() + half),
             level);
-    return new PairedRatio(k, change, interval, t, p);
+    return new PairedRatio(k, change, interval, t, p, b, n);
   }
 }
