@@ -1,6 +1,7 @@
 package io.tunelab.report;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.Matrix;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Change;
 import io.tunelab.stats.ChangeInterval;
@@ -360,7 +361,7 @@ public record Comparison(
     Direction direction = Direction.of(metric);
     boolean paired =
         base.data() == next.data()
-            && ORDER_ROUNDS.equals(data.about().order())
+            && Matrix.Order.ROUNDS.text().equals(data.about().order())
             && o.test() == Test.WELCH;
     List<Row> rows = new ArrayList<>();
     List<Line> lines = new ArrayList<>();
@@ -452,9 +453,6 @@ public record Comparison(
             c -> label(axes, c.params(), labelAxes),
             next.data().about()));
   }
-
-  /** The experiment order whose trials run in rounds: a cell's repetition k in round k. */
-  static final String ORDER_ROUNDS = "rounds";
 
   /** Two matched cells and their statistics of the metric. */
   private record Pair(Cell b, Cell n, Stat sb, Stat sn) {}
