@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tunelab compare A B}: two experiments (the same matrix on two kernels) or, with {@code
- * --axis}, two values of one axis, row by row with %change and Welch's t-test.
+ * --axis}, two values of one axis, row by row with %change, its interval and a test.
  */
 @Command(
     name = "compare",
@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Compare two experiments cell by cell (cells matched by their parameters), or with --axis"
           + " two values of one axis within one experiment (the latest by default).",
-      "Per row: base mean ±stddev%%, %%change, new mean ±stddev%%, * when Welch's t-test (n >= 3"
-          + " on both sides) finds a difference at --alpha, ~ otherwise, the verdict, then p, n"
+      "Per row: base mean ±stddev%%, %%change and its 95%% confidence interval, new mean"
+          + " ±stddev%%, * when the test (--test; n >= 3 on both sides) finds a difference at"
+          + " --alpha, ~ otherwise, the verdict, then p, n"
           + " and the row's parameters; a TOTAL and a geomean row follow. The verdict is better"
           + " or worse (changed for a metric whose direction is unknown) when the row has * and"
           + " |%%change| >= --min-change, same otherwise, n<3 when a side has too few repetitions"
@@ -44,6 +45,15 @@ import picocli.CommandLine.Spec;
       "Exits 1 after printing when an experiment has trials that have not run."
     })
 final class CompareCommand implements Callable<Integer> {
+  /** The values of {@code --test} that shell completion offers. */
+  static final class TestCandidates extends ArrayList<String> {
+    TestCandidates() {
+      for (Comparison.Test t : Comparison.Test.values()) {
+        add(t.text());
+      }
+    }
+  }
+
   @Parameters(
       paramLabel = "EXPERIMENT",
       arity = "0..2",
@@ -90,8 +100,19 @@ final class CompareCommand implements Callable<Integer> {
       names = "--alpha",
       paramLabel = "ALPHA",
       defaultValue = "0.05",
-      description = "Significance level of the two-sided Welch t-test (default: 0.05).")
+      description = "Significance level of the two-sided test (default: 0.05).")
   double alpha;
+
+  @Option(
+      names = "--test",
+      paramLabel = "TEST",
+      defaultValue = "welch",
+      completionCandidates = TestCandidates.class,
+      description =
+          "welch (default): Welch's t-test of the means, paired by round when both sides ran in"
+              + " the rounds of one experiment; mann-whitney: the Mann-Whitney U test of the"
+              + " ranks, for skewed noise.")
+  String test;
 
   @Option(
       names = "--format",
@@ -128,7 +149,10 @@ final class CompareCommand implements Callable<Integer> {
     String given = minChange != null ? minChange : threshold;
     Comparison.Options options =
         new Comparison.Options(
-            alpha, given == null ? Comparison.Options.MIN_CHANGE : percent(given), 0.95);
+            alpha,
+            given == null ? Comparison.Options.MIN_CHANGE : percent(given),
+            0.95,
+            Comparison.Test.named(test));
     Comparison comparison;
     List<ReportData> sides = new ArrayList<>();
     try (ResultReader store = Databases.openReader(db)) {

@@ -94,12 +94,13 @@ final class PlanCommand implements Callable<Integer> {
           order,
           m.seed());
       out.printf(
-          "repeat: each cell stops once the 95%% confidence half-width of %s is within %s of its"
-              + " mean, after %d to %d measured trials%n",
-          rule.metric() != null ? rule.metric() : "mib_per_s (seconds where not recorded)",
-          RepeatRule.percent(rule.target()),
+          "repeat: %d to %d measured trials per cell, as many as its first %d ask for to bring the"
+              + " 95%% confidence half-width of %s within %s of the mean%n",
           rule.min(),
-          rule.max());
+          rule.max(),
+          rule.min(),
+          rule.metric() != null ? rule.metric() : "mib_per_s (seconds where not recorded)",
+          RepeatRule.percent(rule.target()));
     } else {
       out.printf(
           "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",

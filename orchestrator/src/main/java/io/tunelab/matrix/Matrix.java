@@ -69,7 +69,14 @@ public record Matrix(
   public enum Order {
     SEQUENTIAL,
     SHUFFLE,
-    FEWEST_CHANGES;
+    FEWEST_CHANGES,
+    /** Every cell once per round, each round in a fresh seeded order; {@code repeat} rounds. */
+    ROUNDS;
+
+    /** Whether the order draws on the seed. */
+    public boolean seeded() {
+      return this == SHUFFLE || this == ROUNDS;
+    }
 
     /** The order as written in a matrix and recorded: {@code fewest-changes}. */
     public String text() {

@@ -56,7 +56,8 @@ public final class MatrixLoader {
           "after_trial",
           "monitors",
           "workload");
-  private static final List<String> ORDERS = List.of("sequential", "shuffle", "fewest-changes");
+  private static final List<String> ORDERS =
+      List.of("sequential", "shuffle", "fewest-changes", "rounds");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]*");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
@@ -469,12 +470,15 @@ public final class MatrixLoader {
     return OnFlag.valueOf(text.toUpperCase(Locale.ROOT));
   }
 
-  /** A shuffled run without a seed draws one, so that it is recorded and can be replayed. */
+  /**
+   * A shuffled run, or one in rounds, without a seed draws one, so that it is recorded and can be
+   * replayed.
+   */
   private long seed(YamlNode node, Matrix.Order order) {
     if (node != null) {
       return in.integer(node, set.keyOf("seed"), Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
-    if (order != Matrix.Order.SHUFFLE) {
+    if (!order.seeded()) {
       return 0;
     }
     SecureRandom random = new SecureRandom();

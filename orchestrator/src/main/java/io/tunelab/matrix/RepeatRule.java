@@ -2,12 +2,15 @@ package io.tunelab.matrix;
 
 import io.tunelab.stats.Interval;
 import io.tunelab.stats.Summary;
+import io.tunelab.stats.TwoStage;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * How many measured repetitions a cell gets: {@code max} of them, or, when {@code target} is above
- * 0, from {@code min} up to {@code max}, stopping as soon as the 95 % confidence half-width of the
- * main metric's mean is at most {@code target} of the mean.
+ * 0, from {@code min} up to {@code max} in two stages: the first {@code min} are a pilot, and the
+ * pilot's spread of the main metric alone fixes how many the cell takes, the count at which the 95
+ * % confidence half-width of the mean would be {@code target} of the mean ({@link TwoStage}).
  *
  * @param target the half-width as a fraction of the mean ({@code 0.02} for {@code 2%}); 0 for a
  *     fixed count
@@ -65,7 +68,23 @@ public record RepeatRule(int min, int max, double target, String metric) {
     if (values.length >= max) {
       return true;
     }
-    return adaptive() && values.length >= min && relativeHalfWidth(values) <= target;
+    return adaptive() && values.length >= min && values.length >= planned(values);
+  }
+
+  /**
+   * How many measured repetitions the pilot among {@code values} (their first {@code min}) asks
+   * for; {@code max} for a fixed count or before the pilot is complete.
+   */
+  public int planned(double[] values) {
+    if (!adaptive() || values.length < min) {
+      return max;
+    }
+    return TwoStage.size(Summary.of(pilot(values)), target, LEVEL, max);
+  }
+
+  /** The pilot: the first {@code min} of a cell's measured values, or all of fewer. */
+  public double[] pilot(double[] values) {
+    return Arrays.copyOf(values, Math.min(min, values.length));
   }
 
   /** {@code 2%}, {@code 0.5%}: the target as the matrix writes it. */

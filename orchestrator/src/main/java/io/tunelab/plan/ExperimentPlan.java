@@ -133,8 +133,8 @@ public record ExperimentPlan(
   /**
    * The trials of {@code cells} (all of the matrix's, in ordinal order) in {@code order}: with
    * kernels, kernel-major; {@code fewest-changes} walks the cells as {@link FewestChanges} says,
-   * and {@code shuffle} keeps the cells of equal cell-step values together ({@link
-   * CellStepValues}).
+   * and {@code shuffle} and {@code rounds} keep the cells of equal cell-step values together
+   * ({@link CellStepValues}).
    */
   public static List<Trial> trials(Matrix m, List<Cell> cells, Matrix.Order order) {
     int count = cells.size();
@@ -142,7 +142,7 @@ public record ExperimentPlan(
     CellStepValues steps = CellStepValues.of(m);
     int[] walk = order == Matrix.Order.FEWEST_CHANGES ? FewestChanges.walk(m, cells, steps) : null;
     int[] parts = null;
-    if (order == Matrix.Order.SHUFFLE && !steps.none()) {
+    if (order.seeded() && !steps.none()) {
       Map<List<String>, Integer> partIds = new HashMap<>();
       parts = new int[count];
       for (int c = 0; c < count; c++) {
@@ -255,7 +255,10 @@ public record ExperimentPlan(
     return MatrixExpander.stream(m);
   }
 
-  /** {@code sequential}, {@code shuffle} or {@code fewest-changes}, as the store records it. */
+  /**
+   * {@code sequential}, {@code shuffle}, {@code fewest-changes} or {@code rounds}, as the store
+   * records it.
+   */
   public String orderName() {
     return order.text();
   }

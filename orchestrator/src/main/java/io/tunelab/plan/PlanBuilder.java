@@ -7,11 +7,12 @@ import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
- * Orders an experiment's trials: cell by cell (in ordinal order or along a given walk), or a seeded
- * shuffle that any JVM reproduces from the seed; with kernels, kernel-major, shuffled only inside
- * each kernel's boot, and inside each part of equal cell-step values where parts are given. Within
- * a cell, repetition numbers follow run order and the first {@code warmup} runs of each cell are
- * its warm-ups, so warm-ups always precede the measured runs of their cell.
+ * Orders an experiment's trials: cell by cell (in ordinal order or along a given walk), a seeded
+ * shuffle that any JVM reproduces from the seed, or seeded rounds (every cell once per round, each
+ * round in a fresh order); with kernels, kernel-major, shuffled only inside each kernel's boot (so
+ * rounds run within one boot of one release), and inside each part of equal cell-step values where
+ * parts are given. Within a cell, repetition numbers follow run order and the first {@code warmup}
+ * runs of each cell are its warm-ups, so warm-ups always precede the measured runs of their cell.
  */
 public final class PlanBuilder {
   private PlanBuilder() {}
@@ -19,7 +20,7 @@ public final class PlanBuilder {
   /**
    * The trials of {@code cellCount} cells with {@code warmup + repeat} runs each.
    *
-   * @param seed used only for {@link Matrix.Order#SHUFFLE}
+   * @param seed used only for {@link Matrix.Order#SHUFFLE} and {@link Matrix.Order#ROUNDS}
    * @return an unmodifiable list backed by two int arrays (a few bytes per trial)
    * @throws IllegalArgumentException for negative counts, no repetitions, or more trials than a
    *     list can hold
@@ -89,7 +90,7 @@ public final class PlanBuilder {
     int n = (int) total;
     int[] cells = new int[n];
     SplittableRandom random = new SplittableRandom(seed);
-    if (order != Matrix.Order.SHUFFLE) {
+    if (!order.seeded()) {
       parts = null;
     }
     int[] visit = walk;
@@ -109,6 +110,12 @@ public final class PlanBuilder {
     int at = 0;
     for (int g = 0; g < groupCount; g++) {
       for (int round = 1; round <= boots; round++) {
+        if (order == Matrix.Order.ROUNDS) {
+          for (int k = 0; k < runsPerRound[round]; k++) {
+            at = oneRound(cells, at, visit, groups, g, parts, random);
+          }
+          continue;
+        }
         int blockStart = at;
         int partStart = at;
         for (int v = 0; v < visit.length; v++) {
@@ -134,6 +141,28 @@ public final class PlanBuilder {
       reps[i] = ++runsSoFar[cells[i]];
     }
     return new Trials(cells, reps, warmup);
+  }
+
+  /**
+   * Appends one round at {@code at}: every cell of group {@code g} once, shuffled (part by part,
+   * where parts are given). Returns where the round ends.
+   */
+  private static int oneRound(
+      int[] cells, int at, int[] visit, int[] groups, int g, int[] parts, SplittableRandom random) {
+    int partStart = at;
+    for (int ordinal : visit) {
+      int c = ordinal - 1;
+      if (groups != null && groups[c] != g) {
+        continue;
+      }
+      if (parts != null && at > partStart && parts[cells[at - 1] - 1] != parts[c]) {
+        shuffle(cells, partStart, at, random);
+        partStart = at;
+      }
+      cells[at++] = ordinal;
+    }
+    shuffle(cells, partStart, at, random);
+    return at;
   }
 
   /** {@code visit} reordered part by part, stably. */

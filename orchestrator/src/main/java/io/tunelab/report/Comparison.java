@@ -1,9 +1,16 @@
 package io.tunelab.report;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.Matrix;
 import io.tunelab.stats.Caveats;
 import io.tunelab.stats.Change;
+import io.tunelab.stats.ChangeInterval;
 import io.tunelab.stats.Direction;
+import io.tunelab.stats.Interval;
+import io.tunelab.stats.MannWhitney;
+import io.tunelab.stats.MeanEstimate;
+import io.tunelab.stats.PairedRatio;
+import io.tunelab.stats.Summary;
 import io.tunelab.stats.Verdict;
 import io.tunelab.stats.Welch;
 import io.tunelab.store.ReportData;
@@ -11,6 +18,8 @@ import io.tunelab.store.ReportData.Cell;
 import io.tunelab.store.ReportData.Stat;
 import io.tunelab.store.RunConditions;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +32,9 @@ import java.util.TreeSet;
 /**
  * Two sets of cells side by side: the same matrix run twice (two kernels), or two values of one
  * axis within one experiment. Rows are matched by the parameters that remain; each gets the %change
- * of its mean, Welch's t-test and a {@link Verdict}, and the whole a TOTAL and a geomean row and
- * the list of what else differs between the sides.
+ * of its mean with its confidence interval, a test (Welch's t-test, paired by round when both sides
+ * ran in the rounds of one experiment, or Mann–Whitney's) and a {@link Verdict}, and the whole a
+ * TOTAL and a geomean row with their intervals and the list of what else differs between the sides.
  *
  * @param base the left side, the reference
  * @param next the right side, compared with the base
@@ -33,6 +43,7 @@ import java.util.TreeSet;
  * @param lines the table: {@code rows} and, where they were, the {@link Gap}s
  * @param total the sums of each side's means and their %change
  * @param geomean the geometric means of each side's means and of the ratios, as a %change
+ * @param paired some rows were tested by round: both sides ran in the rounds of one experiment
  * @param differences what differs between the sides besides the compared axis, kernel command lines
  *     apart ({@link #cmdlineHosts()})
  * @param onlyInBase labels of base cells with no match on the other side
@@ -54,6 +65,7 @@ public record Comparison(
     List<Line> lines,
     Aggregate total,
     Aggregate geomean,
+    boolean paired,
     List<Difference> differences,
     List<String> onlyInBase,
     List<String> onlyInNew,
@@ -71,22 +83,66 @@ public record Comparison(
   public static final List<Verdict> VERDICT_ORDER =
       List.of(Verdict.WORSE, Verdict.BETTER, Verdict.CHANGED, Verdict.SAME, Verdict.UNTESTED);
 
+  /** The test that decides whether a row changed ({@code --test}). */
+  public enum Test {
+    /** Welch's t-test of the means; paired by round when the sides ran in rounds. */
+    WELCH("welch", "Welch's t-test"),
+    /** The Mann–Whitney U test of the values' ranks, for skewed noise. */
+    MANN_WHITNEY("mann-whitney", "Mann-Whitney U test");
+
+    private final String text;
+    private final String title;
+
+    Test(String text, String title) {
+      this.text = text;
+      this.title = title;
+    }
+
+    /** {@code welch} or {@code mann-whitney}, as {@code --test} takes it. */
+    public String text() {
+      return text;
+    }
+
+    /** The test's name in a legend. */
+    public String title() {
+      return title;
+    }
+
+    /** The test {@code --test} names; an unknown name is bad input. */
+    public static Test named(String name) {
+      for (Test t : values()) {
+        if (t.text.equals(name.toLowerCase(Locale.ROOT))) {
+          return t;
+        }
+      }
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "unknown test " + name + " (expected welch or mann-whitney)");
+    }
+  }
+
   /**
    * How to decide.
    *
-   * @param alpha the significance level of the two-sided Welch t-test (0.05)
+   * @param alpha the significance level of the two-sided test (0.05)
    * @param minChange the smallest |%change| a verdict calls a change, in percent (2): smaller
    *     differences are {@code same} however significant
-   * @param level the confidence level of the intervals JSON gives (0.95)
+   * @param level the confidence level of the intervals (0.95)
+   * @param test the test of each row
    */
-  public record Options(double alpha, double minChange, double level) {
+  public record Options(double alpha, double minChange, double level, Test test) {
     /** The default of {@code --min-change}, in percent. */
     public static final double MIN_CHANGE = 2;
 
-    /** alpha 0.05, min-change 2 %, 95 % intervals. */
+    /** alpha 0.05, min-change 2 %, 95 % intervals, Welch's t-test. */
     public static final Options DEFAULT = new Options(0.05, MIN_CHANGE, 0.95);
 
+    /** With Welch's t-test. */
+    public Options(double alpha, double minChange, double level) {
+      this(alpha, minChange, level, Test.WELCH);
+    }
+
     public Options {
+      Objects.requireNonNull(test, "test");
       if (!(alpha > 0 && alpha < 1)) {
         throw new TunelabException(
             TunelabException.BAD_INPUT, "--alpha must lie between 0 and 1, not " + alpha);
@@ -156,7 +212,15 @@ public record Comparison(
    * One matched row.
    *
    * @param change the %change of the mean, NaN when the base mean is 0
-   * @param welch the t-test, null with fewer than two values on a side
+   * @param interval the confidence interval of the %change: of the log ratio of the means, or of
+   *     the rounds' paired ratios when {@code paired} is there; unknown ends are NaN
+   * @param baseEstimate the base's mean with the variance the test gives it (a cell that stopped
+   *     after a pilot: see {@link MeanEstimate#twoStage})
+   * @param nextEstimate the same of the new side
+   * @param welch Welch's t-test, null with fewer than two values on a side
+   * @param paired the paired test of the rounds both cells ran, null when they were not paired
+   * @param p the p-value of the row's test ({@link Options#test()}, paired when {@code paired} is
+   *     there), NaN without one
    * @param significant both sides have n >= 3 and the test's p is below alpha
    */
   public record Row(
@@ -167,7 +231,12 @@ public record Comparison(
       Stat base,
       Stat next,
       double change,
+      Interval interval,
+      MeanEstimate baseEstimate,
+      MeanEstimate nextEstimate,
       Welch welch,
+      PairedRatio paired,
+      double p,
       boolean significant,
       Verdict verdict)
       implements Line {
@@ -176,15 +245,13 @@ public record Comparison(
     public String marker() {
       return significant ? SIGNIFICANT : NOT_SIGNIFICANT;
     }
-
-    /** The p-value, NaN without a test. */
-    public double p() {
-      return welch == null ? Double.NaN : welch.p();
-    }
   }
 
-  /** A summary row: a value per side and the %change between them. */
-  public record Aggregate(double base, double next, double change) {}
+  /**
+   * A summary row: a value per side, the %change between them and its confidence interval (by the
+   * delta method over every row's means; NaN ends when unknown).
+   */
+  public record Aggregate(double base, double next, double change, Interval interval) {}
 
   /** Compares two experiments cell by cell, without what their hosts ran and had. */
   public static Comparison experiments(ReportData base, ReportData next, String metric, Options o) {
@@ -292,6 +359,10 @@ public record Comparison(
       newByKey.put(key(c, axis), c);
     }
     Direction direction = Direction.of(metric);
+    boolean paired =
+        base.data() == next.data()
+            && Matrix.Order.ROUNDS.text().equals(data.about().order())
+            && o.test() == Test.WELCH;
     List<Row> rows = new ArrayList<>();
     List<Line> lines = new ArrayList<>();
     List<String> onlyInBase = new ArrayList<>();
@@ -315,7 +386,17 @@ public record Comparison(
       }
       baseMatched.add(b);
       newMatched.add(n);
-      Row row = row(label, shownParams(axes, b.params(), labelAxes), b, n, sb, sn, direction, o);
+      Row row =
+          row(
+              label,
+              shownParams(axes, b.params(), labelAxes),
+              new Pair(b, n, sb, sn),
+              base.data().repetitions(),
+              next.data().repetitions(),
+              metric,
+              paired,
+              direction,
+              o);
       rows.add(row);
       lines.add(row);
     }
@@ -352,8 +433,9 @@ public record Comparison(
         List.copyOf(labelAxes),
         List.copyOf(rows),
         List.copyOf(lines),
-        total(rows),
-        geomean(rows),
+        total(rows, o.level()),
+        geomean(rows, o.level()),
+        rows.stream().anyMatch(r -> r.paired() != null),
         Differences.of(base, next, baseRan, newRan, rows, axis),
         List.copyOf(onlyInBase),
         List.copyOf(onlyInNew),
@@ -372,37 +454,116 @@ public record Comparison(
             next.data().about()));
   }
 
+  /** Two matched cells and their statistics of the metric. */
+  private record Pair(Cell b, Cell n, Stat sb, Stat sn) {}
+
   private static Row row(
       String label,
       Map<String, String> params,
-      Cell b,
-      Cell n,
-      Stat sb,
-      Stat sn,
+      Pair pair,
+      ReportData.Repetitions baseRule,
+      ReportData.Repetitions newRule,
+      String metric,
+      boolean paired,
       Direction direction,
       Options o) {
+    Stat sb = pair.sb();
+    Stat sn = pair.sn();
     double change = Change.percent(sb.mean(), sn.mean());
+    MeanEstimate eb = estimate(pair.b(), sb, baseRule, metric);
+    MeanEstimate en = estimate(pair.n(), sn, newRule, metric);
     Welch welch =
-        Welch.applicable(sb.summary(), sn.summary())
-            ? Welch.test(sb.summary(), sn.summary(), o.level())
+        Welch.applicable(sb.summary(), sn.summary()) && eb.known() && en.known()
+            ? Welch.test(eb, en, o.level())
             : null;
+    PairedRatio byRound = paired ? byRound(pair.b(), pair.n(), metric, o.level()) : null;
+    Interval interval;
+    double p;
+    if (byRound != null) {
+      interval = byRound.interval();
+      p = byRound.p();
+    } else {
+      interval = ChangeInterval.of(eb, en, o.level());
+      p =
+          o.test() == Test.MANN_WHITNEY
+              ? MannWhitney.p(pair.b().values(metric), pair.n().values(metric))
+              : welch == null ? Double.NaN : welch.p();
+    }
     boolean untested = sb.n() < Caveats.MIN_N || sn.n() < Caveats.MIN_N;
-    boolean significant = welch != null && !untested && welch.p() < o.alpha();
+    boolean significant = !Double.isNaN(p) && !untested && p < o.alpha();
     Verdict verdict = Verdict.of(untested, significant, change, o.minChange(), direction);
-    return new Row(label, params, b, n, sb, sn, change, welch, significant, verdict);
+    return new Row(
+        label,
+        params,
+        pair.b(),
+        pair.n(),
+        sb,
+        sn,
+        change,
+        interval,
+        eb,
+        en,
+        welch,
+        byRound,
+        p,
+        significant,
+        verdict);
   }
 
-  private static Aggregate total(List<Row> rows) {
+  /**
+   * A side's mean and the variance its test uses: the classic one, or for a cell of an adaptive
+   * experiment the two-stage estimate over the pilot the rule judged.
+   */
+  private static MeanEstimate estimate(
+      Cell c, Stat s, ReportData.Repetitions repetitions, String metric) {
+    if (repetitions == null || !repetitions.rule().adaptive()) {
+      return MeanEstimate.of(s.summary());
+    }
+    double[] values = c.values(metric);
+    if (values.length < 2 || values.length != s.n()) {
+      return MeanEstimate.of(s.summary());
+    }
+    return MeanEstimate.twoStage(s.summary(), Summary.of(repetitions.rule().pilot(values)));
+  }
+
+  /** The paired test over the rounds both cells have a counted value of; null below two. */
+  private static PairedRatio byRound(Cell b, Cell n, String metric, double level) {
+    Map<Integer, Double> base = new HashMap<>();
+    for (ReportData.Trial t : b.trials()) {
+      if (t.counted() && t.value(metric) != null) {
+        base.put(t.rep(), t.value(metric));
+      }
+    }
+    double[] x = new double[base.size()];
+    double[] y = new double[base.size()];
+    int k = 0;
+    for (ReportData.Trial t : n.trials()) {
+      Double v = base.get(t.rep());
+      if (t.counted() && t.value(metric) != null && v != null) {
+        x[k] = v;
+        y[k++] = t.value(metric);
+      }
+    }
+    return PairedRatio.of(Arrays.copyOf(x, k), Arrays.copyOf(y, k), level);
+  }
+
+  private static Aggregate total(List<Row> rows, double level) {
     double b = 0;
     double n = 0;
     for (Row r : rows) {
       b += r.base().mean();
       n += r.next().mean();
     }
-    return new Aggregate(b, n, Change.percent(b, n));
+    return new Aggregate(b, n, Change.percent(b, n), ChangeInterval.total(parts(rows), level));
   }
 
-  private static Aggregate geomean(List<Row> rows) {
+  private static List<ChangeInterval.Part> parts(List<Row> rows) {
+    return rows.stream()
+        .map(r -> new ChangeInterval.Part(r.baseEstimate(), r.nextEstimate(), r.paired()))
+        .toList();
+  }
+
+  private static Aggregate geomean(List<Row> rows, double level) {
     List<Double> ratios = new ArrayList<>();
     List<Double> bases = new ArrayList<>();
     List<Double> news = new ArrayList<>();
@@ -413,7 +574,10 @@ public record Comparison(
     }
     double ratio = Change.geometricMean(ratios);
     return new Aggregate(
-        Change.geometricMean(bases), Change.geometricMean(news), 100 * (ratio - 1));
+        Change.geometricMean(bases),
+        Change.geometricMean(news),
+        100 * (ratio - 1),
+        ChangeInterval.geomean(parts(rows), level));
   }
 
   // Matching by axis names as written (local.block.${dev}.read_ahead_kb), sorted, so that the

@@ -6,6 +6,7 @@ import io.tunelab.report.Table.Block;
 import io.tunelab.report.Table.Measure;
 import io.tunelab.report.Table.Text;
 import io.tunelab.report.Table.Value;
+import io.tunelab.stats.Interval;
 import io.tunelab.store.ReportData.Stat;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +87,8 @@ final class CsvOutput {
             "new_stddev_samp",
             "new_n",
             "change_pct",
+            "change_ci_low_pct",
+            "change_ci_high_pct",
             "marker",
             "p",
             "t",
@@ -101,7 +104,7 @@ final class CsvOutput {
       if (l instanceof Comparison.Gap g) {
         side(f, g.base());
         side(f, g.next());
-        f.addAll(List.of("", "", "", "", "", ""));
+        f.addAll(List.of("", "", "", "", "", "", "", ""));
         out.append(Csv.line(f));
         continue;
       }
@@ -109,10 +112,16 @@ final class CsvOutput {
       side(f, r.base());
       side(f, r.next());
       f.add(Numbers.exact(r.change()));
+      ends(f, r.interval());
       f.add(r.marker());
-      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().p()));
-      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().t()));
-      f.add(r.welch() == null ? "" : Numbers.exact(r.welch().df()));
+      f.add(Double.isNaN(r.p()) ? "" : Numbers.exact(r.p()));
+      if (r.paired() != null) {
+        f.add(Numbers.exact(r.paired().t()));
+        f.add(Numbers.exact(r.paired().rounds() - 1));
+      } else {
+        f.add(r.welch() == null ? "" : Numbers.exact(r.welch().t()));
+        f.add(r.welch() == null ? "" : Numbers.exact(r.welch().df()));
+      }
       f.add(r.verdict().text());
       out.append(Csv.line(f));
     }
@@ -141,8 +150,14 @@ final class CsvOutput {
     f.addAll(List.of(Numbers.exact(a.base()), "", "", ""));
     f.addAll(List.of(Numbers.exact(a.next()), "", "", ""));
     f.add(Numbers.exact(a.change()));
+    ends(f, a.interval());
     f.addAll(List.of("", "", "", "", ""));
     return Csv.line(f);
+  }
+
+  private static void ends(List<String> f, Interval i) {
+    f.add(i.known() ? Numbers.exact(i.low()) : "");
+    f.add(i.known() ? Numbers.exact(i.high()) : "");
   }
 
   // A block axis may share its name with a column (an axis called "std"): keep both apart.

@@ -130,6 +130,8 @@ final class JsonOutput {
     doc.put("alpha", c.options().alpha());
     doc.put("min_change_pct", c.options().minChange());
     doc.put("confidence_level", c.options().level());
+    doc.put("test", c.options().test().text());
+    doc.put("paired", c.paired());
     List<Map<String, Object>> differences = new ArrayList<>();
     for (Comparison.Difference d : c.differences()) {
       Map<String, Object> one = new LinkedHashMap<>();
@@ -149,6 +151,7 @@ final class JsonOutput {
       row.put("base", stat(r.baseCell(), r.base(), c.options().level()));
       row.put("new", stat(r.newCell(), r.next(), c.options().level()));
       row.put("change_pct", num(r.change()));
+      row.put("change_ci", interval(r.interval()));
       row.put("marker", r.marker());
       row.put("significant", r.significant());
       row.put("verdict", r.verdict().text());
@@ -157,13 +160,20 @@ final class JsonOutput {
         row.put("difference_ci", interval(r.welch().interval()));
         row.put("t", num(r.welch().t()));
         row.put("df", num(r.welch().df()));
-        row.put("p", num(r.welch().p()));
+        row.put("p", num(r.p()));
       } else {
         row.put("difference", num(r.next().mean() - r.base().mean()));
         row.put("difference_ci", null);
         row.put("t", null);
         row.put("df", null);
-        row.put("p", null);
+        row.put("p", Double.isNaN(r.p()) ? null : num(r.p()));
+      }
+      if (r.paired() != null) {
+        Map<String, Object> paired = new LinkedHashMap<>();
+        paired.put("rounds", r.paired().rounds());
+        paired.put("change_pct", num(r.paired().change()));
+        paired.put("t", num(r.paired().t()));
+        row.put("paired", paired);
       }
       rows.add(row);
     }
@@ -331,6 +341,7 @@ final class JsonOutput {
     m.put("base", num(a.base()));
     m.put("new", num(a.next()));
     m.put("change_pct", num(a.change()));
+    m.put("change_ci", interval(a.interval()));
     return m;
   }
 

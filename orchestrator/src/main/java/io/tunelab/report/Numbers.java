@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.stats.Interval;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -70,6 +71,20 @@ final class Numbers {
       out.append('.').append(digits, integerDigits, digits.length());
     }
     return out.toString();
+  }
+
+  /** A confidence interval of a change: {@code [+2.8, +3.4]}; {@code [-]} when unknown. */
+  static String interval(Interval i) {
+    if (!i.known()) {
+      return "[-]";
+    }
+    return "[" + signed(i.low()) + ", " + signed(i.high()) + "]";
+  }
+
+  /** {@code +3.1}, {@code -0.4}: a percentage with one decimal and its sign, without {@code %}. */
+  static String signed(double v) {
+    String rounded = decimals(v, 1);
+    return (rounded.startsWith("-") ? "" : "+") + rounded;
   }
 
   /** A change in percent with its sign and one decimal: {@code +79.2%}, {@code -0.3%}. */

@@ -21,10 +21,11 @@ final class RepetitionLines {
     lines.add(
         String.format(
             Locale.ROOT,
-            "repeat: %d to %d per cell, until the 95%% confidence half-width of %s is within %s of"
-                + " the mean",
+            "repeat: %d to %d per cell, as many as the first %d ask for to bring the 95%%"
+                + " confidence half-width of %s within %s of the mean",
             rule.min(),
             rule.max(),
+            rule.min(),
             r.metric(),
             RepeatRule.percent(rule.target())));
     if (r.cells().isEmpty()) {

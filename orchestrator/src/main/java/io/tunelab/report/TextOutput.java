@@ -17,11 +17,11 @@ import java.util.List;
 final class TextOutput {
   /** The columns of a comparison's table, in every format. */
   static final List<String> COMPARISON_COLUMNS =
-      List.of("base", "%change", "new", "", "verdict", "p", "n", "label");
+      List.of("base", "%change", "95% CI", "new", "", "verdict", "p", "n", "label");
 
   /** Which of {@link #COMPARISON_COLUMNS} are right-aligned. */
   static final List<Boolean> COMPARISON_RIGHT =
-      List.of(true, true, true, false, false, true, true, false);
+      List.of(true, true, false, true, false, false, true, true, false);
 
   private TextOutput() {}
 
@@ -162,10 +162,7 @@ final class TextOutput {
             + "; job "
             + c.job()
             + "; ±: population standard deviation in % of the mean");
-    lines.add(
-        "* = Welch's t-test p < "
-            + Numbers.exact(c.options().alpha())
-            + " with n >= 3 on both sides; ~ = not significant");
+    lines.addAll(testLegend(c));
     lines.add(
         "verdict: "
             + (c.direction() == Direction.UNKNOWN ? "changed" : "better or worse")
@@ -173,6 +170,47 @@ final class TextOutput {
             + Numbers.exact(c.options().minChange())
             + "% (--min-change), else same; n<3 = too few repetitions to test");
     return lines;
+  }
+
+  /** What the marker, p and the intervals are: the test, pairing and stopping rule they reflect. */
+  static List<String> testLegend(Comparison c) {
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        "* = "
+            + (c.paired() ? "paired t-test of the rounds' log ratios" : c.options().test().title())
+            + " p < "
+            + Numbers.exact(c.options().alpha())
+            + " with n >= 3 on both sides"
+            + (c.paired() ? " (Welch's t-test for a row with fewer than 2 rounds in common)" : "")
+            + "; ~ = not significant");
+    lines.add(
+        "95% CI: of the %change, "
+            + (c.paired()
+                ? "from the rounds' paired log ratios"
+                : "on the log ratio of the means (Welch-Satterthwaite)")
+            + "; TOTAL and geomean by the delta method"
+            + (c.paired() ? ", paired rows by their rounds" : ""));
+    List<String> adaptive = new ArrayList<>();
+    if (adaptive(c.base())) {
+      adaptive.add("base");
+    }
+    if (adaptive(c.next()) && c.next().data() != c.base().data()) {
+      adaptive.add("new");
+    }
+    if (!adaptive.isEmpty()) {
+      int min = (adaptive(c.base()) ? c.base() : c.next()).data().repetitions().rule().min();
+      lines.add(
+          "adaptive repetitions ("
+              + String.join(", ", adaptive)
+              + "): each cell's variance is the larger of its pilot's (first "
+              + min
+              + ") and all its values', with the pilot's degrees of freedom (two-stage)");
+    }
+    return lines;
+  }
+
+  private static boolean adaptive(Comparison.Side s) {
+    return s.data().repetitions() != null && s.data().repetitions().rule().adaptive();
   }
 
   private static void cmdlines(List<String> lines, String host, String side, Comparison.Side s) {
@@ -270,6 +308,7 @@ final class TextOutput {
     return List.of(
         Double.isNaN(a.base()) ? "-" : Numbers.fixed(a.base()),
         Numbers.percent(a.change()),
+        Numbers.interval(a.interval()),
         Double.isNaN(a.next()) ? "-" : Numbers.fixed(a.next()),
         "",
         "",
@@ -357,13 +396,14 @@ final class TextOutput {
   }
 
   /**
-   * One line's cells: base ±%, %change, new ±%, marker, verdict, p, n, label; dashes where
-   * unmeasured.
+   * One line's cells: base ±%, %change, its interval, new ±%, marker, verdict, p, n, label; dashes
+   * where unmeasured.
    */
   static List<String> comparisonCells(Comparison.Line line) {
     if (line instanceof Comparison.Gap g) {
       return List.of(
           spread(g.base()),
+          "-",
           "-",
           spread(g.next()),
           "",
@@ -376,6 +416,7 @@ final class TextOutput {
     return List.of(
         spread(r.base()),
         Numbers.percent(r.change()),
+        Numbers.interval(r.interval()),
         spread(r.next()),
         r.marker(),
         r.verdict().text(),

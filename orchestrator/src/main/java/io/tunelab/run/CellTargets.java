@@ -85,10 +85,15 @@ final class CellTargets {
     }
     done.add(cellId);
     double half = RepeatRule.relativeHalfWidth(values);
-    String how =
-        half > rule.target()
-            ? "reached max (%d measured trials) at ±%.2f%% of the mean, short of its target %s"
-            : "met its target after %d measured trials: ±%.2f%% of the mean, target %s";
+    String how;
+    if (half <= rule.target()) {
+      how = "met its target after %d measured trials: ±%.2f%% of the mean, target %s";
+    } else if (values.length >= rule.max()) {
+      how = "reached max (%d measured trials) at ±%.2f%% of the mean, short of its target %s";
+    } else {
+      // The pilot fixed the count; the interval of all values may come out a little wider.
+      how = "took the %d measured trials its pilot asked for: ±%.2f%% of the mean, target %s";
+    }
     return String.format(
         Locale.ROOT, how, values.length, half * 100, RepeatRule.percent(rule.target()));
   }

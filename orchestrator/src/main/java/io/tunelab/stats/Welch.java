@@ -37,15 +37,27 @@ public record Welch(double difference, double t, double df, double p, double se,
       throw new IllegalArgumentException(
           "Welch's t-test needs two values on each side, not " + base.n() + " and " + next.n());
     }
+    return test(MeanEstimate.of(base), MeanEstimate.of(next), level);
+  }
+
+  /**
+   * The same test of two estimates, each with its own variance and degrees of freedom (a cell that
+   * stopped after a pilot, {@link MeanEstimate#twoStage}); both must be {@link
+   * MeanEstimate#known()}.
+   */
+  public static Welch test(MeanEstimate base, MeanEstimate next, double level) {
+    if (!base.known() || !next.known()) {
+      throw new IllegalArgumentException("Welch's t-test needs a variance on each side");
+    }
     double difference = next.mean() - base.mean();
-    double vb = base.stddevSamp() * base.stddevSamp() / base.n();
-    double vn = next.stddevSamp() * next.stddevSamp() / next.n();
+    double vb = base.variance();
+    double vn = next.variance();
     double se = Math.sqrt(vb + vn);
     if (se == 0) {
       double t = difference == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, difference);
-      return new Welch(difference, t, base.n() + next.n() - 2, difference == 0 ? 1 : 0, se, level);
+      return new Welch(difference, t, base.df() + next.df(), difference == 0 ? 1 : 0, se, level);
     }
-    double df = (vb + vn) * (vb + vn) / (vb * vb / (base.n() - 1) + vn * vn / (next.n() - 1));
+    double df = (vb + vn) * (vb + vn) / (vb * vb / base.df() + vn * vn / next.df());
     double t = difference / se;
     TDistribution dist = new TDistribution(df);
     // 2 * P(T > |t|), from the upper tail so that tiny p-values keep their precision.

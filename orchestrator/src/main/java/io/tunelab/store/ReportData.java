@@ -125,7 +125,9 @@ public record ReportData(
    * created it, its matrix's description and its {@code workload:} on one line ({@link
    * io.tunelab.matrix.WorkloadSummary}), each null when not recorded; and its matrix's {@code
    * on_flag} ({@code keep}, {@code rerun} or {@code exclude}); and the knobs that read back other
-   * than asked in ok trials, beyond the roundings the kernel is known to do.
+   * than asked in ok trials, beyond the roundings the kernel is known to do; and the order its
+   * trials ran in ({@code sequential}, {@code shuffle}, {@code fewest-changes}, {@code rounds}),
+   * null when not known.
    */
   public record About(
       String startedAt,
@@ -133,12 +135,24 @@ public record ReportData(
       String description,
       String workload,
       String onFlag,
-      List<Readback> readbacks) {
+      List<Readback> readbacks,
+      String order) {
     /** Nothing recorded. */
     public static final About UNKNOWN = new About(null, null, null);
 
     public About {
       readbacks = List.copyOf(readbacks);
+    }
+
+    /** Without a record of the order. */
+    public About(
+        String startedAt,
+        String toolVersion,
+        String description,
+        String workload,
+        String onFlag,
+        List<Readback> readbacks) {
+      this(startedAt, toolVersion, description, workload, onFlag, readbacks, null);
     }
 
     /** Without a workload summary, keeping flagged trials, every knob held as asked. */

@@ -112,7 +112,8 @@ class SetOverridesTest {
     String m = dir.resolve("site.yaml").toString();
     assertEquals(
         m
-            + ":1:1: --set order: 'random' is not an order (orders: sequential, shuffle, fewest-changes)\n"
+            + ":1:1: --set order: 'random' is not an order (orders: sequential, shuffle, fewest-changes,"
+            + " rounds)\n"
             + m
             + ":6:3: matrix.local.block.${disk}.read_ahead_kb: ${disk} is '../sda' (--set disk):"
             + " a value put into a knob name may not hold '/' or '..'\n",

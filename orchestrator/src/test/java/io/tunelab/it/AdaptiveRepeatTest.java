@@ -79,8 +79,8 @@ class AdaptiveRepeatTest {
     String text = report.out();
     assertTrue(
         text.contains(
-            "repeat: 3 to 12 per cell, until the 95% confidence half-width of seconds is within"
-                + " 2% of the mean"),
+            "repeat: 3 to 12 per cell, as many as the first 3 ask for to bring the 95% confidence"
+                + " half-width of seconds within 2% of the mean"),
         text);
     assertTrue(text.contains("n per cell: 3 (cell 1), 12 (cell 2)"), text);
     assertTrue(text.contains("short of the target after 12 trials: cell 2 (spread=50) ±"), text);

@@ -50,6 +50,13 @@ class MatrixLoaderTest {
   }
 
   @Test
+  void roundsWithoutSeedDrawOneToo() {
+    Matrix m = MatrixLoader.load("m.yaml", "name: r\norder: rounds\n" + WORKLOAD);
+    assertEquals(Matrix.Order.ROUNDS, m.order());
+    assertTrue(m.seed() > 0 && m.seed() <= Integer.MAX_VALUE, "seed " + m.seed());
+  }
+
+  @Test
   void problemsAreCollectedAndSortedByPosition() {
     MatrixException e =
         assertThrows(

@@ -21,8 +21,19 @@ class RepeatRuleTest {
     // mean 100, s = sqrt(4/3), n = 4: t(0.975, 3) = 3.18245, so ±1.8374 = 1.84 % of the mean.
     double[] values = {99, 101, 99, 101};
     assertEquals(0.018374, RepeatRule.relativeHalfWidth(values), 0.00001);
-    assertTrue(rule.satisfied(values));
-    assertFalse(new RepeatRule(3, 12, 0.015, null).satisfied(values));
+  }
+
+  @Test
+  void thePilotAloneFixesTheCount() {
+    // Pilot 99, 101, 99: mean 99.667, s = 1.1547, t(0.975, 2) = 4.3027; (4.3027 * 1.1547 / (0.02
+    // * 99.667))² = 6.21, so 7 in all, however tight the values after the pilot are.
+    double[] values = {99, 101, 99, 100, 100, 100};
+    assertEquals(7, rule.planned(values));
+    assertFalse(rule.satisfied(values));
+    assertTrue(rule.satisfied(java.util.Arrays.copyOf(values, 7)));
+    assertEquals(3, rule.planned(new double[] {100, 100.1, 100}));
+    assertEquals(12, new RepeatRule(3, 12, 0.005, null).planned(values));
+    assertEquals(12, rule.planned(new double[] {100, 100}));
   }
 
   @Test

@@ -289,7 +289,8 @@ class ComparisonTest {
     assertEquals(List.of("bs=1M (new)"), c.unmeasured());
     String text = ReportFormat.TEXT.render(c);
     assertTrue(
-        text.contains(" 50.000 ±0.8%        -              -     -             -  3/0  bs=1M\n"),
+        text.contains(
+            " 50.000 ±0.8%        -  -                           -     -             -  3/0  bs=1M\n"),
         text);
     assertTrue(
         text.contains("-: no ok trial with mib_per_s on that side; 1 row left out of TOTAL"), text);

@@ -84,7 +84,7 @@ final class SqliteReportLoader {
                 + ", started_at, tool_version, description, matrix_yaml, "
                 + "coalesce("
                 + SqliteExperiments.columnOrNull(db, dialect, "on_flag")
-                + ", 'keep')"
+                + ", 'keep'), order_mode"
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
@@ -98,7 +98,8 @@ final class SqliteReportLoader {
                     rs.getString(4),
                     WorkloadSummary.of(rs.getString(5)),
                     rs.getString(6),
-                    readbacks(id))
+                    readbacks(id),
+                    rs.getString(7))
                 : ReportData.About.UNKNOWN;
       }
     }
