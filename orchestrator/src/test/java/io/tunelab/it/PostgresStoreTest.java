@@ -11,6 +11,7 @@ import io.tunelab.store.postgres.PostgresUrl;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -183,7 +184,10 @@ class PostgresStoreTest {
             "with gone as (delete from trials returning id) select count(*) from gone",
             "select 1; commit; delete from trials",
             "select set_config('default_transaction_read_only', 'off', false);"
-                + " delete from trials")) {
+                + " delete from trials",
+            "SELECT 1 AS a$x$; COMMIT; DELETE FROM trials; SELECT 1 AS b$x$",
+            "SELECT E'\\''; COMMIT; DELETE FROM trials; -- '",
+            "select pg_advisory_lock(1)")) {
       Cli.Result r = tunelab("query", "--db", url, write);
       assertEquals(2, r.code(), write + ": " + r.all());
     }
@@ -209,6 +213,32 @@ class PostgresStoreTest {
             "n=2");
     assertEquals(0, typed.code(), typed.all());
     assertEquals(4, typed.out().lines().count(), typed.out());
+  }
+
+  @Test
+  void aQueryOnAStoppedServerEndsWithinItsTimeoutAndTheLoginsLimit() throws Exception {
+    String url = lab.freshDatabase();
+    assertEquals(0, tunelab("import", "--db", url, studies("q.db").toString()).code());
+    List<Long> stopped = lab.serverProcesses();
+    Cli.Result r;
+    long took;
+    try {
+      LoopDisk.sh(
+          "kill -STOP "
+              + String.join(" ", stopped.stream().map(String::valueOf).toList())
+              + " || true");
+      long t0 = System.nanoTime();
+      r = tunelab("query", "--db", url, "--timeout", "5s", "select 1");
+      took = (System.nanoTime() - t0) / 1_000_000;
+    } finally {
+      LoopDisk.sh(
+          "kill -CONT "
+              + String.join(" ", stopped.stream().map(String::valueOf).toList())
+              + " || true");
+    }
+    assertEquals(3, r.code(), r.all());
+    assertTrue(r.err().contains("cannot connect to database"), r.err());
+    assertTrue(took < TestTime.millis(90_000), "query gave up after " + took + " ms");
   }
 
   @Test

@@ -35,6 +35,7 @@ public final class PostgresDatabase extends Transactions {
   private final boolean readOnly;
   private final Duration socketTimeout;
   private final Duration budget;
+  private final String sessionOptions;
   private Connection db;
 
   private PostgresDatabase(
@@ -42,13 +43,15 @@ public final class PostgresDatabase extends Transactions {
       Map<String, String> env,
       boolean readOnly,
       Duration socketTimeout,
-      Duration budget) {
+      Duration budget,
+      String sessionOptions) {
     super(SqlDialect.POSTGRESQL);
     this.url = url;
     this.env = env;
     this.readOnly = readOnly;
     this.socketTimeout = socketTimeout;
     this.budget = budget;
+    this.sessionOptions = sessionOptions;
   }
 
   /**
@@ -56,17 +59,23 @@ public final class PostgresDatabase extends Transactions {
    * are retried for {@code TUNELAB_DB_WAIT}.
    */
   public static PostgresDatabase open(PostgresUrl url, Map<String, String> env, boolean readOnly) {
-    return open(url, env, readOnly, SOCKET_TIMEOUT, waitBudget(env));
+    return open(url, env, readOnly, SOCKET_TIMEOUT, waitBudget(env), null);
   }
 
-  /** As {@link #open(PostgresUrl, Map, boolean)}, with its own socket timeout and wait budget. */
-  public static PostgresDatabase open(
+  /**
+   * As {@link #open(PostgresUrl, Map, boolean)}, with its own socket timeout and wait budget, and
+   * {@code sessionOptions} (as libpq's {@code options}: {@code -c name=value …}) set on every
+   * connection when not null.
+   */
+  static PostgresDatabase open(
       PostgresUrl url,
       Map<String, String> env,
       boolean readOnly,
       Duration socketTimeout,
-      Duration budget) {
-    PostgresDatabase d = new PostgresDatabase(url, env, readOnly, socketTimeout, budget);
+      Duration budget,
+      String sessionOptions) {
+    PostgresDatabase d =
+        new PostgresDatabase(url, env, readOnly, socketTimeout, budget, sessionOptions);
     try {
       d.db = d.connect();
     } catch (SQLException e) {
@@ -156,6 +165,9 @@ public final class PostgresDatabase extends Transactions {
     Properties p = url.properties(env);
     // Seconds, as pgjdbc counts them; 0 would mean no limit.
     p.setProperty("socketTimeout", Long.toString(Math.max(1, socketTimeout.toSeconds())));
+    if (sessionOptions != null) {
+      p.setProperty("options", sessionOptions);
+    }
     Connection c = DriverManager.getConnection(url.jdbcUrl(), p);
     c.setAutoCommit(false);
     c.setReadOnly(readOnly);

@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * Runs one statement of the user's ({@code tunelab query}) on PostgreSQL: one read statement
- * ({@link PostgresStatementText}) in a READ ONLY transaction, which the server refuses to let
- * write, under a statement timeout and a row limit, then rolled back.
+ * ({@link PostgresStatementText}) in a READ ONLY transaction of a session whose every transaction
+ * is read only, which the server refuses to let write, under a statement timeout and a row limit,
+ * then rolled back.
  */
 public final class PostgresQueryRunner {
   private static final String READ_ONLY_TRANSACTION = "25006";
@@ -36,7 +37,7 @@ public final class PostgresQueryRunner {
       QueryLimits limits) {
     PostgresStatementText statement = PostgresStatementText.of(sql);
     List<String> values = values(statement.parameters(), params);
-    try (PostgresDatabase db = PostgresSchema.openReadOnly(url, env)) {
+    try (PostgresDatabase db = PostgresSchema.openForQuery(url, env, limits.timeout())) {
       return db.transaction("run the query", c -> run(c, url, statement, values, limits));
     } catch (TunelabException e) {
       if (e.getCause() instanceof SQLException s) {

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -38,7 +39,29 @@ public final class PostgresSchema {
 
   /** Connects for reading only and checks the schema version. */
   public static PostgresDatabase openReadOnly(PostgresUrl url, Map<String, String> env) {
-    PostgresDatabase db = PostgresDatabase.open(url, env, true);
+    return checked(PostgresDatabase.open(url, env, true), url);
+  }
+
+  /**
+   * Connects for a user's statement that may take {@code timeout}: a session that cannot write
+   * whatever the statement does to its transaction ({@code default_transaction_read_only}), whose
+   * statements, lock waits and idle transactions end within the timeout, and which gives up on a
+   * server that does not answer instead of waiting for it.
+   */
+  static PostgresDatabase openForQuery(PostgresUrl url, Map<String, String> env, Duration timeout) {
+    long ms = Math.max(1, timeout.toMillis());
+    String options =
+        "-c default_transaction_read_only=on -c statement_timeout="
+            + ms
+            + " -c lock_timeout="
+            + ms
+            + " -c idle_in_transaction_session_timeout="
+            + (ms + 5_000);
+    return checked(
+        PostgresDatabase.open(url, env, true, timeout.plusSeconds(10), timeout, options), url);
+  }
+
+  private static PostgresDatabase checked(PostgresDatabase db, PostgresUrl url) {
     try {
       db.transaction("read the schema version", c -> check(c, url));
     } catch (RuntimeException e) {

@@ -1,10 +1,14 @@
 package io.tunelab.store.postgres;
 
 import io.tunelab.TunelabException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.postgresql.core.Parser;
 
 /**
  * A user's statement for {@code tunelab query} on PostgreSQL: exactly one, of a kind that reads,
@@ -14,6 +18,12 @@ import java.util.Set;
  * transaction the statement runs in.
  */
 record PostgresStatementText(String text, List<String> parameters) {
+  /** Functions that take locks held past the statement, or signal other sessions. */
+  private static final Pattern FORBIDDEN =
+      Pattern.compile(
+          "\\bpg_(try_)?advisory_\\w*|\\bpg_(terminate|cancel)_backend\\b|\\bpg_reload_conf\\b",
+          Pattern.CASE_INSENSITIVE);
+
   private static final Set<String> READS =
       Set.of("SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW");
 
@@ -66,7 +76,31 @@ record PostgresStatementText(String text, List<String> parameters) {
               + " EXPLAIN, SHOW), not "
               + first);
     }
+    if (statementsAsPgjdbcSplits(text) != 1) {
+      throw more();
+    }
+    Matcher forbidden = FORBIDDEN.matcher(sql);
+    if (forbidden.find()) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          "tunelab query does not run "
+              + forbidden.group().toLowerCase(Locale.ROOT)
+              + "…: a lock or a signal to another session reaches beyond one reading statement");
+    }
     return new PostgresStatementText(text, List.copyOf(names));
+  }
+
+  /**
+   * How many statements pgjdbc, which sends the text, finds in it: where its reading and this one's
+   * could differ, the stricter wins.
+   */
+  private static int statementsAsPgjdbcSplits(String text) {
+    try {
+      return Parser.parseJdbcSql(text, true, true, true, false, true).size();
+    } catch (SQLException e) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "cannot read the statement: " + e.getMessage(), e);
+    }
   }
 
   private static TunelabException more() {
@@ -80,8 +114,18 @@ record PostgresStatementText(String text, List<String> parameters) {
   private static int skip(String sql, int i) {
     char ch = sql.charAt(i);
     if (ch == '\'' || ch == '"') {
+      // E'…' takes backslash escapes: E'\'' is one quote, not the end.
+      boolean escapes =
+          ch == '\''
+              && i > 0
+              && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
+              && (i == 1 || !isIdentifierPart(sql.charAt(i - 2)));
       int j = i + 1;
       while (j < sql.length()) {
+        if (escapes && sql.charAt(j) == '\\') {
+          j += 2;
+          continue;
+        }
         if (sql.charAt(j) == ch) {
           if (j + 1 < sql.length() && sql.charAt(j + 1) == ch) {
             j += 2;
@@ -104,7 +148,8 @@ record PostgresStatementText(String text, List<String> parameters) {
       }
       return j + 2;
     }
-    if (ch == '$') {
+    // In a name ($ may follow its first character: a$x$) a dollar sign starts no quote.
+    if (ch == '$' && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)))) {
       int j = i + 1;
       while (j < sql.length() && isNamePart(sql.charAt(j))) {
         j++;
@@ -157,5 +202,9 @@ record PostgresStatementText(String text, List<String> parameters) {
 
   private static boolean isNamePart(char c) {
     return Character.isLetterOrDigit(c) || c == '_';
+  }
+
+  private static boolean isIdentifierPart(char c) {
+    return isNamePart(c) || c == '$';
   }
 }

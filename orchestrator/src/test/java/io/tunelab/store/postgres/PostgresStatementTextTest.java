@@ -45,4 +45,36 @@ class PostgresStatementTextTest {
     PostgresStatementText.of("explain select 1");
     PostgresStatementText.of("select ';' as semicolon, \"odd;name\" from t");
   }
+
+  @Test
+  void aDollarSignInANameOrABackslashInAnEscapeStringHidesNoSecondStatement() {
+    for (String sql :
+        List.of(
+            "SELECT 1 AS a$x$; COMMIT; UPDATE queue SET state = 'done'; SELECT 1 AS b$x$",
+            "SELECT E'\\''; COMMIT; DELETE FROM queue; -- '",
+            "select e'\\''; commit; delete from queue; -- '")) {
+      TunelabException e =
+          assertThrows(TunelabException.class, () -> PostgresStatementText.of(sql), sql);
+      assertTrue(e.getMessage().contains("one SQL statement"), e.getMessage());
+    }
+    assertEquals("select 1 as a$x$", PostgresStatementText.of("select 1 as a$x$").text());
+    assertEquals(
+        "select E'it\\'s', 'plain\\' as p",
+        PostgresStatementText.of("select E'it\\'s', 'plain\\' as p").text());
+  }
+
+  @Test
+  void locksHeldPastTheStatementAndSignalsToOtherSessionsAreRefused() {
+    for (String sql :
+        List.of(
+            "select pg_advisory_lock(7)",
+            "select PG_TRY_ADVISORY_LOCK_SHARED(1, 2)",
+            "select pg_terminate_backend(pid) from pg_stat_activity",
+            "select pg_cancel_backend(1)")) {
+      TunelabException e =
+          assertThrows(TunelabException.class, () -> PostgresStatementText.of(sql), sql);
+      assertEquals(TunelabException.BAD_INPUT, e.exitCode());
+      assertTrue(e.getMessage().contains("does not run pg_"), e.getMessage());
+    }
+  }
 }
