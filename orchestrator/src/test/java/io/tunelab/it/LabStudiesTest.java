@@ -146,9 +146,9 @@ class LabStudiesTest {
     }
 
     String compare = table(db, "compare", "1", "2");
-    assertLine(compare, " +base +%change +new +verdict +p +n +label");
+    assertLine(compare, " +base +%change +95% CI +new +verdict +p +n +label");
     assertLine(compare, ".*[+-]\\d+\\.\\d% .*case=nfs:thresh=10M/dd=10");
-    assertLine(compare, " +\\d+\\.\\d{3} +[+-]\\d+\\.\\d% +\\d+\\.\\d{3} +4 +TOTAL");
+    assertLine(compare, " +\\d+\\.\\d{3} +[+-]\\d+\\.\\d% +\\[[^\\]]+\\] +\\d+\\.\\d{3} +4 +TOTAL");
     // every writer of every trial stored its own bytes and MiB/s
     assertEquals(
         List.of(List.of("88")),
