@@ -30,28 +30,28 @@ public final class PostgresDatabase extends Transactions {
 
   private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
 
+  /**
+   * How a connection is used: whether it may write, how long one answer may take, how long a
+   * transaction is retried, and the session settings ({@code -c name=value …}, libpq's {@code
+   * options}; none when null).
+   */
+  record Session(boolean readOnly, Duration socketTimeout, Duration budget, String options) {
+    /** A run's, an import's or the queue's: retried for {@code TUNELAB_DB_WAIT}. */
+    static Session of(boolean readOnly, Map<String, String> env) {
+      return new Session(readOnly, SOCKET_TIMEOUT, waitBudget(env), null);
+    }
+  }
+
   private final PostgresUrl url;
   private final Map<String, String> env;
-  private final boolean readOnly;
-  private final Duration socketTimeout;
-  private final Duration budget;
-  private final String sessionOptions;
+  private final Session session;
   private Connection db;
 
-  private PostgresDatabase(
-      PostgresUrl url,
-      Map<String, String> env,
-      boolean readOnly,
-      Duration socketTimeout,
-      Duration budget,
-      String sessionOptions) {
+  private PostgresDatabase(PostgresUrl url, Map<String, String> env, Session session) {
     super(SqlDialect.POSTGRESQL);
     this.url = url;
     this.env = env;
-    this.readOnly = readOnly;
-    this.socketTimeout = socketTimeout;
-    this.budget = budget;
-    this.sessionOptions = sessionOptions;
+    this.session = session;
   }
 
   /**
@@ -59,23 +59,12 @@ public final class PostgresDatabase extends Transactions {
    * are retried for {@code TUNELAB_DB_WAIT}.
    */
   public static PostgresDatabase open(PostgresUrl url, Map<String, String> env, boolean readOnly) {
-    return open(url, env, readOnly, SOCKET_TIMEOUT, waitBudget(env), null);
+    return open(url, env, Session.of(readOnly, env));
   }
 
-  /**
-   * As {@link #open(PostgresUrl, Map, boolean)}, with its own socket timeout and wait budget, and
-   * {@code sessionOptions} (as libpq's {@code options}: {@code -c name=value …}) set on every
-   * connection when not null.
-   */
-  static PostgresDatabase open(
-      PostgresUrl url,
-      Map<String, String> env,
-      boolean readOnly,
-      Duration socketTimeout,
-      Duration budget,
-      String sessionOptions) {
-    PostgresDatabase d =
-        new PostgresDatabase(url, env, readOnly, socketTimeout, budget, sessionOptions);
+  /** As {@link #open(PostgresUrl, Map, boolean)}, used as {@code session} says. */
+  static PostgresDatabase open(PostgresUrl url, Map<String, String> env, Session session) {
+    PostgresDatabase d = new PostgresDatabase(url, env, session);
     try {
       d.db = d.connect();
     } catch (SQLException e) {
@@ -130,7 +119,7 @@ public final class PostgresDatabase extends Transactions {
 
   @Override
   public synchronized <T> T transaction(String what, Work<T> work) {
-    Backoff backoff = new Backoff(budget, FIRST_PAUSE);
+    Backoff backoff = new Backoff(session.budget(), FIRST_PAUSE);
     while (true) {
       try {
         return once(work);
@@ -164,13 +153,13 @@ public final class PostgresDatabase extends Transactions {
   private Connection connect() throws SQLException {
     Properties p = url.properties(env);
     // Seconds, as pgjdbc counts them; 0 would mean no limit.
-    p.setProperty("socketTimeout", Long.toString(Math.max(1, socketTimeout.toSeconds())));
-    if (sessionOptions != null) {
-      p.setProperty("options", sessionOptions);
+    p.setProperty("socketTimeout", Long.toString(Math.max(1, session.socketTimeout().toSeconds())));
+    if (session.options() != null) {
+      p.setProperty("options", session.options());
     }
     Connection c = DriverManager.getConnection(url.jdbcUrl(), p);
     c.setAutoCommit(false);
-    c.setReadOnly(readOnly);
+    c.setReadOnly(session.readOnly());
     return c;
   }
 

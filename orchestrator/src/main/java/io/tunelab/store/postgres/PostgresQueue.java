@@ -94,7 +94,11 @@ public final class PostgresQueue implements ExperimentQueue {
                 now,
                 now,
                 lease.toMillis()));
-    PostgresDatabase beat = PostgresDatabase.open(url, env, false);
+    // A renewal later than a third of the lease is no use: it gives up then, and its
+    // connection does not wait longer for an answer either.
+    Duration third = Duration.ofMillis(Math.max(1_000, lease.toMillis() / 3));
+    PostgresDatabase beat =
+        PostgresDatabase.open(url, env, new PostgresDatabase.Session(false, third, third, null));
     heartbeat = new Thread(() -> beat(beat), "tunelab-heartbeat");
     heartbeat.setDaemon(true);
     heartbeat.start();
@@ -320,7 +324,8 @@ public final class PostgresQueue implements ExperimentQueue {
     }
     try {
       if (beat != null) {
-        beat.join();
+        // The heartbeat gives up on a server away within a third of the lease.
+        beat.join(Math.max(1_000, leaseMillis));
         db.transaction(
             "stop worker " + worker,
             c ->

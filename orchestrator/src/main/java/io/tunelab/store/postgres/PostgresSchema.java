@@ -58,7 +58,11 @@ public final class PostgresSchema {
             + " -c idle_in_transaction_session_timeout="
             + (ms + 5_000);
     return checked(
-        PostgresDatabase.open(url, env, true, timeout.plusSeconds(10), timeout, options), url);
+        PostgresDatabase.open(
+            url,
+            env,
+            new PostgresDatabase.Session(true, timeout.plusSeconds(10), timeout, options)),
+        url);
   }
 
   private static PostgresDatabase checked(PostgresDatabase db, PostgresUrl url) {
