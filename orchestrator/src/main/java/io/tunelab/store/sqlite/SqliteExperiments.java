@@ -114,9 +114,10 @@ final class SqliteExperiments {
    */
   static String orderColumn(Connection c, SqlDialect dialect, String table, String alias)
       throws SQLException {
-    String rowid = dialect.schema("${rowid}");
-    return columnOr(c, dialect, table, "pos", rowid.equals("rowid") ? alias + ".rowid" : rowid)
-        .replaceFirst("^pos$", alias + ".pos");
+    if (columnOr(c, dialect, table, "pos", null) != null) {
+      return alias + ".pos";
+    }
+    return dialect == SqlDialect.SQLITE ? alias + ".rowid" : "0";
   }
 
   private static String columnOr(
