@@ -2,6 +2,7 @@ package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
 import io.tunelab.store.ExperimentQueue;
+import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ImportedExperiment;
 import io.tunelab.store.QueryAnswer;
 import io.tunelab.store.QueryLimits;
@@ -59,10 +60,21 @@ final class Databases {
    * {@code testbed}.
    */
   static ResultStore open(DatabaseOption db, String testbed) {
+    return open(db, testbed, null);
+  }
+
+  /**
+   * As {@link #open(DatabaseOption, String)}, for a worker's run of {@code claim} (null for none):
+   * every write is refused once the claim is no longer current.
+   */
+  static ResultStore open(DatabaseOption db, String testbed, Claim claim) {
     if (!db.isUrl()) {
       return open(db.path());
     }
-    return PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed);
+    return claim == null
+        ? PostgresResultStore.open(url(db), System.getenv(), Clock.systemUTC(), testbed)
+        : PostgresResultStore.openClaimed(
+            url(db), System.getenv(), Clock.systemUTC(), testbed, claim);
   }
 
   /**

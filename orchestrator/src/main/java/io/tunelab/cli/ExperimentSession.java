@@ -7,6 +7,7 @@ import io.tunelab.remote.SshOptions;
 import io.tunelab.run.ExperimentRunner;
 import io.tunelab.run.RunSummary;
 import io.tunelab.run.SshConnector;
+import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
 import io.tunelab.trace.PhaseTrace;
@@ -30,8 +31,15 @@ final class ExperimentSession {
    *
    * @param terminal whether the output is a terminal (a progress bar) or not (timestamped lines)
    * @param maxTime {@code --max-time}: no trial starts after it has passed; null for none
+   * @param claim a worker's claim of the experiment: once another worker or an operator takes it,
+   *     every write is refused and the run stops; null outside a worker
    */
-  record Watch(boolean terminal, Duration maxTime) {}
+  record Watch(boolean terminal, Duration maxTime, Claim claim) {
+    /** A run outside any queue. */
+    Watch(boolean terminal, Duration maxTime) {
+      this(terminal, maxTime, null);
+    }
+  }
 
   /** Runs (or, with {@code resumed}, continues) an experiment; returns the exit code. */
   static int execute(
@@ -50,7 +58,7 @@ final class ExperimentSession {
     ignoreHangup();
     Clock clock = Clock.systemUTC();
     try (RunLog log = RunLog.open(logBeside, matrix.name(), out, clock, watch.terminal());
-        ResultStore store = Databases.open(db, testbed(inventory));
+        ResultStore store = Databases.open(db, testbed(inventory), watch.claim());
         SshConnector connector = new SshConnector(inventory, sshOptions(recovery));
         RunProgress progress = new RunProgress(log, clock, columns());
         PhaseTrace trace = trace()) {

@@ -1,8 +1,8 @@
 package io.tunelab.cli;
 
-import io.tunelab.TunelabException;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.store.StoredFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +24,39 @@ final class Inventories {
       return read(dir.resolve(matrix.hostsFile()).normalize());
     }
     return Inventory.empty();
+  }
+
+  /**
+   * As {@link #forMatrix}, for an experiment read back from a database: the inventory its matrix
+   * names is the text stored with it ({@code files}), when there is one.
+   */
+  static Inventory forStored(HostsOption option, Matrix matrix, List<StoredFile> files) {
+    if (option.file == null && matrix.hostsFile() != null) {
+      for (StoredFile f : files) {
+        if (f.kind().equals(StoredFile.INVENTORY) && f.path().equals(matrix.hostsFile())) {
+          Path dir = Path.of(matrix.source()).toAbsolutePath().getParent();
+          return Inventory.load(
+              dir.resolve(f.path()).normalize() + " (as stored with the experiment)",
+              f.content(),
+              dir.toString());
+        }
+      }
+    }
+    return forMatrix(option, matrix);
+  }
+
+  /**
+   * The inventory {@code matrix} names with {@code hosts:}, as a file to store with it; null when
+   * it names none. Refused with exit code 2 when it cannot be read or is not an inventory.
+   */
+  static StoredFile named(Matrix matrix) {
+    if (matrix.hostsFile() == null) {
+      return null;
+    }
+    Path file = Path.of(matrix.source()).toAbsolutePath().getParent().resolve(matrix.hostsFile());
+    String text = InputFile.read(file.normalize(), "the inventory");
+    Inventory.load(file.toString(), text, file.getParent().toString());
+    return new StoredFile(matrix.hostsFile(), StoredFile.INVENTORY, text);
   }
 
   static Inventory read(Path file) {
@@ -50,7 +83,7 @@ final class Inventories {
       }
     }
     if (!missing.isEmpty()) {
-      throw new TunelabException(TunelabException.HOST_REFUSED, String.join("\n  ", missing));
+      throw new UnfitInventory(String.join("\n  ", missing));
     }
   }
 }

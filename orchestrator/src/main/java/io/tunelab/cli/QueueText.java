@@ -1,9 +1,15 @@
 package io.tunelab.cli;
 
+import io.tunelab.report.TableFormat;
 import io.tunelab.store.ExperimentQueue.Entry;
 import io.tunelab.store.ExperimentQueue.Worker;
+import io.tunelab.store.ResultTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The queue and the workers of a shared database, as {@code tunelab status} prints them. */
 final class QueueText {
@@ -17,14 +23,15 @@ final class QueueText {
         b.append(
             String.format(
                 Locale.ROOT,
-                "  %d %s  queue %s  %s (%s)%s%s%n",
+                "  %d %s  queue %s  %s (%s)%s%s%s%n",
                 e.experimentId(),
                 e.name(),
                 e.queue(),
                 e.state(),
                 e.status(),
                 e.testbed() == null ? "" : "  testbed " + e.testbed(),
-                e.state().equals("claimed") ? "  " + e.worker() + lease(e.leaseLeftMillis()) : ""));
+                e.state().equals("claimed") ? "  " + e.worker() + lease(e.leaseLeftMillis()) : "",
+                e.reason() == null || e.state().equals("done") ? "" : "  (" + e.reason() + ")"));
       }
     }
     if (!workers.isEmpty()) {
@@ -44,6 +51,67 @@ final class QueueText {
       }
     }
     return b.toString();
+  }
+
+  /** {@code queue list}: one row per experiment, with its claims, refusals and reason. */
+  static String table(List<Entry> entries) {
+    List<String> columns =
+        List.of(
+            "id",
+            "name",
+            "queue",
+            "state",
+            "status",
+            "testbed",
+            "worker",
+            "lease_left_s",
+            "claims",
+            "refusals",
+            "reason");
+    List<List<Object>> rows = new ArrayList<>();
+    for (Entry e : entries) {
+      rows.add(
+          Arrays.asList(
+              e.experimentId(),
+              e.name(),
+              e.queue(),
+              e.state(),
+              e.status(),
+              e.testbed(),
+              e.worker(),
+              e.leaseLeftMillis() == null || !e.state().equals("claimed")
+                  ? null
+                  : e.leaseLeftMillis() / 1000,
+              e.claims(),
+              e.refusals(),
+              e.reason()));
+    }
+    return TableFormat.render(new ResultTable(columns, rows), "table");
+  }
+
+  /** {@code queue list --format json}: the same rows, as objects of those keys. */
+  static String json(List<Entry> entries) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Entry e : entries) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", e.experimentId());
+      m.put("name", e.name());
+      m.put("queue", e.queue());
+      m.put("state", e.state());
+      m.put("status", e.status());
+      m.put("testbed", e.testbed());
+      m.put("worker", e.worker());
+      m.put(
+          "lease_left_s",
+          e.leaseLeftMillis() == null || !e.state().equals("claimed")
+              ? null
+              : e.leaseLeftMillis() / 1000);
+      m.put("claims", e.claims());
+      m.put("refusals", e.refusals());
+      m.put("reason", e.reason());
+      rows.add(m);
+    }
+    return PrettyJson.write(Map.of("queue", rows));
   }
 
   private static String lease(Long left) {

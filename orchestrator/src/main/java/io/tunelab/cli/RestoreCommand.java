@@ -17,7 +17,6 @@ import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -121,7 +120,7 @@ final class RestoreCommand implements Callable<Integer> {
               m ->
                   connectors.computeIfAbsent(
                       m.source(), x -> new SshConnector(Inventories.forMatrix(hosts, m))),
-              path -> MatrixFiles.beside(Path.of(path)),
+              stored -> StoredSteps.jobFiles(store, stored),
               out::println);
       if (left > 0) {
         failures.add(left + " experiment(s) in " + where);
@@ -143,7 +142,7 @@ final class RestoreCommand implements Callable<Integer> {
           StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
           Matrix matrix;
           try {
-            matrix = StoredSteps.matrix(stored);
+            matrix = StoredSteps.matrix(store, stored);
           } catch (TunelabException unloadable) {
             // Its teardown cannot run at all and says so later: the journals are restored first.
             continue;

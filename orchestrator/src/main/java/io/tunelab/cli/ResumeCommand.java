@@ -1,6 +1,8 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.cli.ExperimentSession.Watch;
+import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.run.Captures;
 import io.tunelab.store.ExperimentStatus;
@@ -8,7 +10,6 @@ import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,20 +40,24 @@ final class ResumeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     return resume(
-        options, experiment, spec.commandLine().getOut(), top.terminal, options.maxTime.value());
+        options,
+        experiment,
+        spec.commandLine().getOut(),
+        new ExperimentSession.Watch(top.terminal, options.maxTime.value()));
   }
 
   /**
-   * Resumes {@code experiment} of {@code options.db}: its setup, workload and teardown come from
-   * the database, with their stored captures; a worker resumes its claims so.
+   * Resumes {@code experiment} of {@code options.db}: its setup, workload, job files and teardown
+   * come from the database, with their stored captures, and so does the inventory its matrix names
+   * when {@code --hosts} gives none; a worker resumes its claims so.
    */
-  static int resume(
-      RunOptions options, String experiment, PrintWriter out, boolean terminal, Duration maxTime) {
+  static int resume(RunOptions options, String experiment, PrintWriter out, Watch watch) {
     if (!options.db.isUrl() && Files.exists(options.db.path())) {
       StoredSteps.requireTrusted(options.db.path());
     }
     StoredExperiment stored;
     Matrix matrix;
+    Inventory inventory;
     try (ResultStore store = Databases.open(options.db, null)) {
       stored =
           store
@@ -71,17 +76,11 @@ final class ResumeCommand implements Callable<Integer> {
                 + stored.name()
                 + ") is finished: nothing to resume");
       }
-      matrix = StoredSteps.matrix(stored);
+      matrix = StoredSteps.matrix(store, stored);
       Captures.recheck(store, stored.id(), matrix);
+      inventory = Inventories.forStored(options.hosts, matrix, store.files(stored.id()));
     }
     return ExperimentSession.execute(
-        matrix,
-        Inventories.forMatrix(options.hosts, matrix),
-        options.db,
-        stored,
-        options.recovery,
-        options.keepKernel,
-        out,
-        new ExperimentSession.Watch(terminal, maxTime));
+        matrix, inventory, options.db, stored, options.recovery, options.keepKernel, out, watch);
   }
 }

@@ -68,7 +68,7 @@ final class StatusCommand implements Callable<Integer> {
       out.print(TableFormat.render(store.query(SQL), "table"));
       if (db.isUrl()) {
         try (ExperimentQueue q = Databases.queue(db)) {
-          out.print(QueueText.render(q.entries(), q.workers()));
+          out.print(QueueText.render(q.entries(null), q.workers()));
         }
       }
       // Another process's run: WAL lets this read in beside its writes.

@@ -1,9 +1,12 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.JobFiles;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixLoader;
+import io.tunelab.store.ResultReader;
 import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.StoredFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +27,19 @@ final class StoredSteps {
 
   private StoredSteps() {}
 
-  /** The matrix an experiment stored, with the job files beside its original path. */
-  static Matrix matrix(StoredExperiment stored) {
+  /** The matrix an experiment stored, with the job files it stored. */
+  static Matrix matrix(ResultReader store, StoredExperiment stored) {
     return MatrixLoader.load(
-        stored.matrixPath(),
-        stored.matrixYaml(),
-        MatrixFiles.beside(Path.of(stored.matrixPath())),
-        stored.overrides());
+        stored.matrixPath(), stored.matrixYaml(), jobFiles(store, stored), stored.overrides());
+  }
+
+  /**
+   * The job files {@code stored} was planned with; for an experiment stored before tunelab kept
+   * them, the files beside its original path.
+   */
+  static JobFiles jobFiles(ResultReader store, StoredExperiment stored) {
+    return StoredFile.jobFiles(
+        store.files(stored.id()), MatrixFiles.beside(Path.of(stored.matrixPath())));
   }
 
   /**

@@ -3,8 +3,10 @@ package io.tunelab.cli;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentQueue;
+import io.tunelab.store.StoredFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,8 +47,14 @@ final class SubmitCommand implements Callable<Integer> {
     Matrix m = MatrixFiles.load(matrix, set.overrides());
     ExperimentPlan plan = ExperimentPlan.of(m);
     PrintWriter out = spec.commandLine().getOut();
+    StoredFile inventory = Inventories.named(m);
     try (ExperimentQueue q = Databases.queue(db)) {
-      long id = q.submit(plan, TunelabCommand.version(), queue);
+      long id =
+          q.submit(
+              plan,
+              TunelabCommand.version(),
+              queue,
+              inventory == null ? List.of() : List.of(inventory));
       out.printf(
           "experiment %d (%s) queued on %s: %d cells, %d trials%n",
           id, m.name(), queue, plan.cells().size(), plan.trials().size());

@@ -29,6 +29,7 @@ import picocli.CommandLine.ScopeType;
       ImportCommand.class,
       SubmitCommand.class,
       WorkerCommand.class,
+      QueueCommand.class,
       HostsCommand.class,
       SchemaCommand.class,
       CompleteCommand.class,

@@ -1,12 +1,17 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.ClaimLost;
 import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ExperimentQueue.Claim;
+import io.tunelab.store.ExperimentQueue.Outcome;
+import io.tunelab.store.ExperimentQueue.WorkerSpec;
 import io.tunelab.store.ExperimentStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,9 +32,15 @@ import picocli.CommandLine.Spec;
           + " them on this testbed (--hosts). A claim holds a lease the worker renews; a worker"
           + " that dies loses it after --lease, and the experiment goes back to the queue for"
           + " this testbed, whose next worker restores the hosts and resumes it.",
+      "An experiment this worker cannot run (a matrix it cannot load, a role its inventory"
+          + " lacks) goes back to the queue and the worker takes the next one; one refused by"
+          + " --max-claims claims in a row is held. A claim taken over by another worker after"
+          + " this one's lease ran out, or cancelled or held by an operator, stops this worker"
+          + " before its next trial: it restores its hosts and writes nothing more (exit 3).",
       "Without --drain the worker waits for new experiments; with it, it exits once the queue"
-          + " holds none it may take. Exit code 1 when a trial failed, 3 when this testbed"
-          + " refused an experiment (it goes back to the queue)."
+          + " holds none it may take. Exit code 1 when a trial failed, 2 when an experiment"
+          + " could not be loaded, 3 when this testbed refused an experiment (it goes back to"
+          + " the queue and the worker stops)."
     })
 final class WorkerCommand implements Callable<Integer> {
   @Option(
@@ -70,6 +81,16 @@ final class WorkerCommand implements Callable<Integer> {
       description = "Without --drain: how often an empty queue is asked again.")
   Duration poll;
 
+  @Option(
+      names = "--max-claims",
+      paramLabel = "N",
+      defaultValue = "3",
+      description =
+          "Hold an experiment refused by N claims in a row, with the reason, instead of handing"
+              + " it to the next worker (default: ${DEFAULT-VALUE}); tunelab queue release"
+              + " queues it again.")
+  int maxClaims;
+
   @Mixin RunOptions options;
 
   @ParentCommand TunelabCommand top;
@@ -78,17 +99,23 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (maxClaims < 1) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "--max-claims " + maxClaims + ": give 1 or more");
+    }
     PrintWriter out = spec.commandLine().getOut();
     String bed = TestbedName.of(testbed, options.hosts.file);
     String me = TestbedName.host() + ":" + ProcessHandle.current().pid();
     int worst = 0;
     int ran = 0;
+    // Experiments this worker could not run: the next claim leaves them to other workers.
+    Set<Long> refused = new HashSet<>();
     try (ExperimentQueue q = Databases.queue(options.db)) {
-      q.register(me, queue, bed, lease);
+      q.register(new WorkerSpec(me, queue, bed, lease, maxClaims));
       out.printf("worker %s on testbed %s takes queue %s%n", me, bed, queue);
       out.flush();
       while (true) {
-        Optional<Claim> claim = q.claim(queue, bed);
+        Optional<Claim> claim = q.claim(queue, bed, refused);
         if (claim.isEmpty()) {
           if (drain) {
             out.printf("queue %s: nothing left for testbed %s; %d run here%n", queue, bed, ran);
@@ -102,7 +129,7 @@ final class WorkerCommand implements Callable<Integer> {
             "claimed experiment %d (%s)%s%n",
             c.experimentId(),
             c.name(),
-            c.earlierClaims() > 0 ? ", left by a worker that stopped: resuming it" : "");
+            c.earlierClaims() > 0 ? ", claimed before: resuming it" : "");
         out.flush();
         int code;
         try {
@@ -111,18 +138,28 @@ final class WorkerCommand implements Callable<Integer> {
                   options,
                   Long.toString(c.experimentId()),
                   out,
-                  top.terminal,
-                  options.maxTime.value());
-        } catch (TunelabException e) {
-          q.release(c.experimentId(), false);
+                  new ExperimentSession.Watch(top.terminal, options.maxTime.value(), c));
+        } catch (ClaimLost e) {
           out.println("error: " + e.getMessage());
-          out.printf("experiment %d goes back to queue %s%n", c.experimentId(), queue);
           throw e;
+        } catch (TunelabException e) {
+          out.println("error: " + e.getMessage());
+          if (q.release(c, Outcome.REFUSED, firstLine(e.getMessage()))) {
+            out.printf("experiment %d goes back to queue %s%n", c.experimentId(), queue);
+          }
+          if (e.exitCode() != TunelabException.BAD_INPUT && !(e instanceof UnfitInventory)) {
+            // This testbed refused it (a host unreachable, a preflight): it would refuse the
+            // next one too, so it stops rather than drain the queue.
+            throw e;
+          }
+          refused.add(c.experimentId());
+          worst = Math.max(worst, e.exitCode());
+          continue;
         }
         ran++;
         worst = Math.max(worst, code);
         boolean ended = ended(q, c.experimentId());
-        q.release(c.experimentId(), ended);
+        q.release(c, ended ? Outcome.DONE : Outcome.STOPPED, null);
         if (!ended) {
           // Stopped by --max-time or Ctrl-C: this worker is done; the rest waits in the queue.
           out.printf("experiment %d goes back to queue %s%n", c.experimentId(), queue);
@@ -132,9 +169,15 @@ final class WorkerCommand implements Callable<Integer> {
     }
   }
 
+  private static String firstLine(String message) {
+    String m = String.valueOf(message);
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+
   private static boolean ended(ExperimentQueue q, long id) {
     String status =
-        q.entries().stream()
+        q.entries(null).stream()
             .filter(e -> e.experimentId() == id)
             .map(ExperimentQueue.Entry::status)
             .findFirst()

@@ -2,6 +2,7 @@ package io.tunelab.matrix;
 
 import io.tunelab.yaml.Position;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,20 @@ public record Workload(
    * timeout inside it would kill a job that was stopping as asked.
    */
   public static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * The fio job files the jobs read, by their path as written, with their text: what an experiment
+   * stores so that it runs what was planned wherever and whenever it runs.
+   */
+  public Map<String, String> jobFiles() {
+    Map<String, String> files = new LinkedHashMap<>();
+    for (Job job : jobs) {
+      if (job.work() instanceof Fio fio && fio.jobfile() != null) {
+        files.put(fio.jobfile(), fio.jobfileText());
+      }
+    }
+    return files;
+  }
 
   /**
    * One job: {@code processes} copies of one program started together on role {@code on}.

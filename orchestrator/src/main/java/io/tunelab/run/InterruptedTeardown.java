@@ -29,13 +29,13 @@ public final class InterruptedTeardown {
 
   /**
    * Tears down every experiment marked running; {@code connectors} gives the connector for a matrix
-   * (its inventory), {@code jobFiles} the job files beside a stored matrix path. Returns how many
+   * (its inventory), {@code jobFiles} the job files of a stored experiment. Returns how many
    * experiments could not be cleaned.
    */
   public static int run(
       RunStore store,
       Function<Matrix, HostConnector> connectors,
-      Function<String, JobFiles> jobFiles,
+      Function<StoredExperiment, JobFiles> jobFiles,
       Consumer<String> out) {
     int failed = 0;
     for (ExperimentSummary e : store.experiments()) {
@@ -45,10 +45,7 @@ public final class InterruptedTeardown {
       StoredExperiment stored = store.findExperiment(Long.toString(e.id())).orElseThrow();
       Matrix matrix =
           MatrixLoader.load(
-              stored.matrixPath(),
-              stored.matrixYaml(),
-              jobFiles.apply(stored.matrixPath()),
-              stored.overrides());
+              stored.matrixPath(), stored.matrixYaml(), jobFiles.apply(stored), stored.overrides());
       Map<String, String> vars = new LinkedHashMap<>(store.variables(e.id()));
       String which = "experiment " + e.id() + " (" + e.name() + ")";
       List<String> problems;

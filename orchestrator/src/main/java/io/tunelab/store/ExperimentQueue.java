@@ -4,6 +4,7 @@ import io.tunelab.plan.ExperimentPlan;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The queue of a database many testbeds share: experiments submitted to a named queue, claimed one
@@ -11,44 +12,85 @@ import java.util.Optional;
  * when a lease runs out (docs/fleet.md).
  */
 public interface ExperimentQueue extends AutoCloseable {
-  /** Plans the experiment and queues it on {@code queue}, in one transaction; returns its id. */
-  long submit(ExperimentPlan plan, String toolVersion, String queue);
+  /**
+   * Plans the experiment and queues it on {@code queue}, with the {@code files} it reads besides
+   * its matrix that the plan does not hold (the inventory its matrix names), in one transaction;
+   * returns its id.
+   */
+  long submit(ExperimentPlan plan, String toolVersion, String queue, List<StoredFile> files);
 
   /**
    * Makes {@code worker} known (table {@code workers}) and keeps it, and the experiment it holds,
    * alive: a heartbeat renews both leases until {@link #close}.
    */
-  void register(String worker, String queue, String testbed, Duration lease);
+  void register(WorkerSpec worker);
 
   /**
    * Claims the first experiment of {@code queue} that is queued, or whose lease ran out on {@code
-   * testbed}; empty when there is none. Skips rows another worker is claiming at that moment.
+   * testbed}, leaving out {@code skip}; empty when there is none. Skips rows another worker is
+   * claiming at that moment; marks done, and never hands out, a row whose experiment has ended.
    */
-  Optional<Claim> claim(String queue, String testbed);
+  Optional<Claim> claim(String queue, String testbed, Set<Long> skip);
 
   /**
-   * Ends the registered worker's claim: {@code done} marks the row done; otherwise it goes back to
-   * the queue at once, for this testbed when the experiment had started.
+   * Ends the registered worker's claim, if it still holds it (its token is the row's): returns
+   * false, changing nothing, when it does not. {@code DONE} marks the row done (whoever holds it,
+   * once the experiment has ended); {@code STOPPED} puts it back at once, for this testbed when the
+   * experiment had started; {@code REFUSED} puts it back too, counting a refusal with {@code
+   * reason}, and holds it once {@link WorkerSpec#maxClaims} claims in a row were refused.
    */
-  void release(long experimentId, boolean done);
+  boolean release(Claim claim, Outcome outcome, String reason);
 
-  /** Every queue row, oldest first, with its lease as the server's clock counts it now. */
-  List<Entry> entries();
+  /** Whether the heartbeat found that {@code claim} is no longer this worker's. */
+  boolean lost(Claim claim);
+
+  /** Every queue row of {@code queue} (all queues when null), oldest first. */
+  List<Entry> entries(String queue);
 
   /** Every worker the database has seen, with its heartbeat's lease. */
   List<Worker> workers();
+
+  /**
+   * An operator's change of one row ({@code tunelab queue cancel|hold|release}); the new state or a
+   * refusal saying why the row cannot change so. Cancel and hold take a claimed row from its
+   * worker, which stops before its next trial.
+   */
+  Entry operate(long experimentId, Operation operation, String reason);
 
   /** Marks the registered worker stopped. */
   @Override
   void close();
 
+  /** How a claim ended. */
+  enum Outcome {
+    DONE,
+    STOPPED,
+    REFUSED
+  }
+
+  /** What an operator does to a row. */
+  enum Operation {
+    CANCEL,
+    HOLD,
+    RELEASE
+  }
+
+  /**
+   * A worker: its name ({@code HOST:PID}), queue and testbed, its lease, and how many claims in a
+   * row may be refused before a row is held.
+   */
+  record WorkerSpec(String name, String queue, String testbed, Duration lease, int maxClaims) {}
+
   /**
    * One claimed experiment; {@code earlierClaims} counts the claims before this one (a worker that
-   * died held it).
+   * died held it); {@code token} is this claim's, which every write of the worker names.
    */
-  record Claim(long experimentId, String name, int earlierClaims) {}
+  record Claim(long experimentId, String name, int earlierClaims, long token) {}
 
-  /** A row of the queue; {@code leaseLeftMillis} is null without a claim, negative once lost. */
+  /**
+   * A row of the queue; {@code leaseLeftMillis} is null without a claim, negative once lost; {@code
+   * reason} says why it is held or cancelled, or what the last refusal was.
+   */
   record Entry(
       long experimentId,
       String name,
@@ -58,7 +100,9 @@ public interface ExperimentQueue extends AutoCloseable {
       String testbed,
       String worker,
       Long leaseLeftMillis,
-      int claims) {}
+      int claims,
+      int refusals,
+      String reason) {}
 
   /** A worker; {@code leaseLeftMillis} negative once its heartbeat has stopped for too long. */
   record Worker(

@@ -15,6 +15,9 @@ public interface ResultReader extends AutoCloseable {
   /** The experiment by id, or the latest one with that name. */
   Optional<StoredExperiment> findExperiment(String idOrName);
 
+  /** The files the experiment read besides its matrix, as they were when it was planned. */
+  List<StoredFile> files(long experimentId);
+
   /** The most recently created experiment (for {@code report} and {@code status} without one). */
   Optional<StoredExperiment> latest();
 

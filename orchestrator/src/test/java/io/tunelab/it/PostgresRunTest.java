@@ -442,7 +442,7 @@ class PostgresRunTest {
     String out = Files.readString(dir.resolve("worker-bed.log"));
 
     assertEquals(0, next.exitValue(), gone + out);
-    assertTrue(out.contains("left by a worker that stopped: resuming it"), out);
+    assertTrue(out.contains("claimed before: resuming it"), out);
     assertEquals(
         List.of("6", "6"),
         row(url, "SELECT count(*), sum(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) FROM trials"));

@@ -129,6 +129,7 @@ class ImportTest {
         st.executeUpdate("ALTER TABLE " + table + " DROP COLUMN pos");
       }
       st.executeUpdate("CREATE INDEX samples_by_trial ON samples (trial_id, job, metric)");
+      st.executeUpdate("DROP TABLE experiment_files");
       st.executeUpdate("DROP TABLE workers");
       st.executeUpdate("DROP TABLE queue");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");

@@ -1,6 +1,8 @@
 package io.tunelab.store.postgres;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.ClaimLost;
+import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.sql.Backoff;
 import io.tunelab.store.sql.QueryRows;
@@ -10,6 +12,7 @@ import io.tunelab.store.sqlite.Transactions;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,10 +38,19 @@ public final class PostgresDatabase extends Transactions {
    * transaction is retried, and the session settings ({@code -c name=value …}, libpq's {@code
    * options}; none when null).
    */
-  record Session(boolean readOnly, Duration socketTimeout, Duration budget, String options) {
+  record Session(
+      boolean readOnly, Duration socketTimeout, Duration budget, String options, Claim fence) {
     /** A run's, an import's or the queue's: retried for {@code TUNELAB_DB_WAIT}. */
     static Session of(boolean readOnly, Map<String, String> env) {
-      return new Session(readOnly, SOCKET_TIMEOUT, waitBudget(env), null);
+      return new Session(readOnly, SOCKET_TIMEOUT, waitBudget(env), null, null);
+    }
+
+    /**
+     * This session, each of whose transactions first checks that {@code claim} is still the queue
+     * row's and refuses to go on ({@link ClaimLost}) when it is not.
+     */
+    Session fencedBy(Claim claim) {
+      return new Session(readOnly, socketTimeout, budget, options, claim);
     }
   }
 
@@ -141,12 +153,48 @@ public final class PostgresDatabase extends Transactions {
       db = connect();
     }
     try {
+      if (session.fence() != null) {
+        checkClaim(db, session.fence());
+      }
       T result = work.run(db);
       db.commit();
       return result;
     } catch (SQLException | RuntimeException e) {
       rollbackQuietly();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses the transaction unless {@code claim} is the queue row's current one; the row stays
+   * locked against a new claim until the transaction ends, so no claim slips in between.
+   */
+  private static void checkClaim(Connection c, Claim claim) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT token, state, worker FROM queue WHERE experiment_id = ? FOR SHARE")) {
+      ps.setLong(1, claim.experimentId());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new ClaimLost(
+              "experiment " + claim.experimentId() + " is no longer queued: this worker stops");
+        }
+        long token = rs.getLong(1);
+        String state = rs.getString(2);
+        if (token == claim.token() && state.equals("claimed")) {
+          return;
+        }
+        String why =
+            token == claim.token()
+                ? "its queue row is " + state + " now"
+                : "worker " + rs.getString(3) + " claimed it after this worker's lease ran out";
+        throw new ClaimLost(
+            "experiment "
+                + claim.experimentId()
+                + " is no longer this worker's ("
+                + why
+                + "): it stops before its next trial, restores its hosts and writes nothing more");
+      }
     }
   }
 

@@ -3,6 +3,8 @@ package io.tunelab.store.postgres;
 import io.tunelab.TunelabException;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentQueue;
+import io.tunelab.store.ExperimentStatus;
+import io.tunelab.store.StoredFile;
 import io.tunelab.store.sql.Timestamps;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import java.sql.Connection;
@@ -12,9 +14,14 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The {@link ExperimentQueue} in PostgreSQL: a claim is one transaction that locks the first row it
@@ -25,15 +32,31 @@ import java.util.Optional;
 public final class PostgresQueue implements ExperimentQueue {
   static final String NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
+  /** The statuses of an experiment that has ended: its row is done, whoever held it. */
+  private static final String ENDED =
+      "('" + ExperimentStatus.FINISHED.text() + "', '" + ExperimentStatus.FAILED.text() + "')";
+
+  /** One that never started may go to any testbed; one that did is its testbed's. */
+  private static final String TESTBED_WHEN_BACK =
+      "testbed = CASE WHEN (SELECT status FROM experiments WHERE id = queue.experiment_id) ="
+          + " 'planned' THEN NULL ELSE testbed END";
+
+  private static final String ENTRY_COLUMNS =
+      "SELECT q.experiment_id, e.name, q.queue, q.state, e.status, q.testbed, q.worker,"
+          + " q.lease_until - "
+          + NOW_MS
+          + ", q.claims, q.refusals, q.reason FROM queue q JOIN experiments e ON e.id ="
+          + " q.experiment_id";
+
   private final PostgresUrl url;
   private final Map<String, String> env;
   private final Clock clock;
   private final Timestamps time;
   private final PostgresDatabase db;
   private final Object lock = new Object();
-  private String worker;
-  private long leaseMillis;
-  private long current = -1;
+  private WorkerSpec worker;
+  private Claim current;
+  private final Set<Claim> lost = new HashSet<>();
   private boolean closed;
   private Thread heartbeat;
 
@@ -52,32 +75,44 @@ public final class PostgresQueue implements ExperimentQueue {
   }
 
   @Override
-  public long submit(ExperimentPlan plan, String toolVersion, String queue) {
+  public long submit(
+      ExperimentPlan plan, String toolVersion, String queue, List<StoredFile> files) {
     String now = time.now();
-    // The plan and its queue row in one transaction: no planned experiment without its row.
+    // The plan, its files and its queue row in one transaction: no planned experiment without
+    // its row, no row without what a worker needs to run it.
     try (JdbcResultStore store = PostgresResultStore.open(url, env, clock, null)) {
       return store.createExperiment(
           plan,
           toolVersion,
-          (c, id) ->
+          (c, id) -> {
+            for (StoredFile f : files) {
               update(
                   c,
-                  "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)",
+                  "INSERT INTO experiment_files (experiment_id, path, kind, content)"
+                      + " VALUES (?, ?, ?, ?)",
                   id,
-                  queue,
-                  now));
+                  f.path(),
+                  f.kind(),
+                  f.content());
+            }
+            update(
+                c,
+                "INSERT INTO queue (experiment_id, queue, submitted_at) VALUES (?, ?, ?)",
+                id,
+                queue,
+                now);
+          });
     }
   }
 
   @Override
-  public void register(String worker, String queue, String testbed, Duration lease) {
+  public void register(WorkerSpec spec) {
     synchronized (lock) {
-      this.worker = worker;
-      this.leaseMillis = lease.toMillis();
+      this.worker = spec;
     }
     String now = time.now();
     db.transaction(
-        "register worker " + worker,
+        "register worker " + spec.name(),
         c ->
             update(
                 c,
@@ -88,17 +123,18 @@ public final class PostgresQueue implements ExperimentQueue {
                     + " testbed = excluded.testbed, started_at = excluded.started_at, seen_at ="
                     + " excluded.seen_at, lease_until = excluded.lease_until, experiment_id ="
                     + " NULL, state = 'idle'",
-                worker,
-                queue,
-                testbed,
+                spec.name(),
+                spec.queue(),
+                spec.testbed(),
                 now,
                 now,
-                lease.toMillis()));
+                spec.lease().toMillis()));
     // A renewal later than a third of the lease is no use: it gives up then, and its
     // connection does not wait longer for an answer either.
-    Duration third = Duration.ofMillis(Math.max(1_000, lease.toMillis() / 3));
+    Duration third = Duration.ofMillis(Math.max(1_000, spec.lease().toMillis() / 3));
     PostgresDatabase beat =
-        PostgresDatabase.open(url, env, new PostgresDatabase.Session(false, third, third, null));
+        PostgresDatabase.open(
+            url, env, new PostgresDatabase.Session(false, third, third, null, null));
     heartbeat = new Thread(() -> beat(beat), "tunelab-heartbeat");
     heartbeat.setDaemon(true);
     heartbeat.start();
@@ -108,9 +144,9 @@ public final class PostgresQueue implements ExperimentQueue {
   private void beat(PostgresDatabase beat) {
     try (beat) {
       while (true) {
-        long held;
+        Claim held;
         synchronized (lock) {
-          long until = System.nanoTime() + leaseMillis / 3 * 1_000_000;
+          long until = System.nanoTime() + worker.lease().toMillis() / 3 * 1_000_000;
           long left;
           while (!closed && (left = until - System.nanoTime()) > 0) {
             lock.wait(Math.max(1, left / 1_000_000));
@@ -121,7 +157,11 @@ public final class PostgresQueue implements ExperimentQueue {
           held = current;
         }
         try {
-          renew(beat, held);
+          if (!renew(beat, held)) {
+            synchronized (lock) {
+              lost.add(held);
+            }
+          }
         } catch (TunelabException e) {
           // The server is away: the lease may run out, and the agents' locks then keep a second
           // controller off this testbed's hosts.
@@ -132,53 +172,76 @@ public final class PostgresQueue implements ExperimentQueue {
     }
   }
 
-  private void renew(PostgresDatabase beat, long held) {
+  /** Whether the held claim, if any, is still this worker's. */
+  private boolean renew(PostgresDatabase beat, Claim held) {
     String now = time.now();
-    beat.transaction(
-        "renew the lease of " + worker,
+    long lease = worker.lease().toMillis();
+    return beat.transaction(
+        "renew the lease of " + worker.name(),
         c -> {
           update(
               c,
               "UPDATE workers SET seen_at = ?, lease_until = " + NOW_MS + " + ? WHERE name = ?",
               now,
-              leaseMillis,
-              worker);
-          if (held >= 0) {
-            update(
-                c,
-                "UPDATE queue SET lease_until = "
-                    + NOW_MS
-                    + " + ? WHERE experiment_id = ? AND worker = ? AND state = 'claimed'",
-                leaseMillis,
-                held,
-                worker);
-          }
-          return null;
+              lease,
+              worker.name());
+          return held == null
+              || update(
+                      c,
+                      "UPDATE queue SET lease_until = "
+                          + NOW_MS
+                          + " + ? WHERE experiment_id = ? AND token = ? AND state = 'claimed'",
+                      lease,
+                      held.experimentId(),
+                      held.token())
+                  == 1;
         });
   }
 
   @Override
-  public Optional<Claim> claim(String queue, String testbed) {
+  public Optional<Claim> claim(String queue, String testbed, Set<Long> skip) {
     String now = time.now();
+    String leaving =
+        skip.isEmpty()
+            ? ""
+            : " AND q.experiment_id NOT IN ("
+                + skip.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                + ")";
+    String name = worker.name();
+    long lease = worker.lease().toMillis();
     Optional<Claim> claim =
         db.transaction(
             "claim an experiment of queue " + queue,
             c -> {
+              // A row left claimed or queued by an experiment that has ended (its worker died
+              // between the end and the release) is done: it is never handed out again.
+              update(
+                  c,
+                  "UPDATE queue SET state = 'done', done_at = ?, lease_until = NULL WHERE queue ="
+                      + " ? AND (state = 'queued' OR (state = 'claimed' AND lease_until < "
+                      + NOW_MS
+                      + ")) AND experiment_id IN (SELECT id FROM experiments WHERE status IN "
+                      + ENDED
+                      + ")",
+                  now,
+                  queue);
               Claim found = null;
               try (PreparedStatement ps =
                   c.prepareStatement(
-                      "SELECT q.experiment_id, e.name, q.claims FROM queue q"
+                      "SELECT q.experiment_id, e.name, q.claims, q.token FROM queue q"
                           + " JOIN experiments e ON e.id = q.experiment_id"
                           + " WHERE q.queue = ? AND (q.state = 'queued' OR (q.state = 'claimed'"
                           + " AND q.lease_until < "
                           + NOW_MS
                           + ")) AND (q.testbed IS NULL OR q.testbed = ?)"
+                          + leaving
                           + " ORDER BY q.experiment_id LIMIT 1 FOR UPDATE OF q SKIP LOCKED")) {
                 ps.setString(1, queue);
                 ps.setString(2, testbed);
                 try (ResultSet rs = ps.executeQuery()) {
                   if (rs.next()) {
-                    found = new Claim(rs.getLong(1), rs.getString(2), rs.getInt(3));
+                    found =
+                        new Claim(rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4) + 1);
                   }
                 }
               }
@@ -190,11 +253,12 @@ public final class PostgresQueue implements ExperimentQueue {
                   "UPDATE queue SET state = 'claimed', worker = ?, testbed = ?, claimed_at = ?,"
                       + " lease_until = "
                       + NOW_MS
-                      + " + ?, claims = claims + 1 WHERE experiment_id = ?",
-                  worker,
+                      + " + ?, claims = claims + 1, token = ? WHERE experiment_id = ?",
+                  name,
                   testbed,
                   now,
-                  leaseMillis,
+                  lease,
+                  found.token(),
                   found.experimentId());
               update(
                   c,
@@ -205,83 +269,175 @@ public final class PostgresQueue implements ExperimentQueue {
                   c,
                   "UPDATE workers SET experiment_id = ?, state = 'running' WHERE name = ?",
                   found.experimentId(),
-                  worker);
+                  name);
               return Optional.of(found);
             });
     claim.ifPresent(
         c -> {
           synchronized (lock) {
-            current = c.experimentId();
+            current = c;
           }
         });
     return claim;
   }
 
   @Override
-  public void release(long experimentId, boolean done) {
+  public boolean release(Claim claim, Outcome outcome, String reason) {
     String now = time.now();
-    db.transaction(
-        "release experiment " + experimentId,
-        c -> {
-          if (done) {
-            update(
-                c,
-                "UPDATE queue SET state = 'done', done_at = ?, lease_until = NULL"
-                    + " WHERE experiment_id = ? AND worker = ?",
-                now,
-                experimentId,
-                worker);
-          } else {
-            // One that never started may go to any testbed; one that did is its testbed's.
-            update(
-                c,
-                "UPDATE queue SET state = 'queued', lease_until = NULL, testbed = CASE WHEN"
-                    + " (SELECT status FROM experiments WHERE id = ?) = 'planned' THEN NULL ELSE"
-                    + " testbed END WHERE experiment_id = ? AND worker = ?",
-                experimentId,
-                experimentId,
-                worker);
-          }
-          update(
-              c, "UPDATE workers SET experiment_id = NULL, state = 'idle' WHERE name = ?", worker);
-          return null;
-        });
+    long id = claim.experimentId();
+    boolean changed =
+        db.transaction(
+            "release experiment " + id,
+            c -> {
+              int rows =
+                  switch (outcome) {
+                    case DONE ->
+                        update(
+                            c,
+                            "UPDATE queue SET state = 'done', done_at = ?, lease_until = NULL,"
+                                + " refusals = 0 WHERE experiment_id = ? AND state <> 'cancelled'"
+                                + " AND ((token = ? AND state = 'claimed') OR (SELECT status FROM"
+                                + " experiments WHERE id = ?) IN "
+                                + ENDED
+                                + ")",
+                            now,
+                            id,
+                            claim.token(),
+                            id);
+                    case STOPPED ->
+                        update(
+                            c,
+                            "UPDATE queue SET state = 'queued', lease_until = NULL, refusals = 0, "
+                                + TESTBED_WHEN_BACK
+                                + " WHERE experiment_id = ? AND token = ? AND state = 'claimed'",
+                            id,
+                            claim.token());
+                    case REFUSED ->
+                        update(
+                            c,
+                            "UPDATE queue SET state = CASE WHEN refusals + 1 >= ? THEN 'held' ELSE"
+                                + " 'queued' END, refusals = refusals + 1, reason = ?, lease_until ="
+                                + " NULL, "
+                                + TESTBED_WHEN_BACK
+                                + " WHERE experiment_id = ? AND token = ? AND state = 'claimed'",
+                            worker.maxClaims(),
+                            reason,
+                            id,
+                            claim.token());
+                  };
+              update(
+                  c,
+                  "UPDATE workers SET experiment_id = NULL, state = 'idle' WHERE name = ?",
+                  worker.name());
+              return rows == 1;
+            });
     synchronized (lock) {
-      current = -1;
+      current = null;
+    }
+    return changed;
+  }
+
+  @Override
+  public boolean lost(Claim claim) {
+    synchronized (lock) {
+      return lost.contains(claim);
     }
   }
 
   @Override
-  public List<Entry> entries() {
+  public Entry operate(long experimentId, Operation operation, String reason) {
     return db.transaction(
-        "read the queue",
+        operation.name().toLowerCase(Locale.ROOT) + " experiment " + experimentId,
         c -> {
-          List<Entry> all = new ArrayList<>();
+          String state;
           try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "SELECT q.experiment_id, e.name, q.queue, q.state, e.status, q.testbed,"
-                          + " q.worker, q.lease_until - "
-                          + NOW_MS
-                          + ", q.claims FROM queue q JOIN experiments e ON e.id ="
-                          + " q.experiment_id ORDER BY q.experiment_id");
-              ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              long left = rs.getLong(8);
-              all.add(
-                  new Entry(
-                      rs.getLong(1),
-                      rs.getString(2),
-                      rs.getString(3),
-                      rs.getString(4),
-                      rs.getString(5),
-                      rs.getString(6),
-                      rs.getString(7),
-                      rs.wasNull() ? null : left,
-                      rs.getInt(9)));
+              c.prepareStatement("SELECT state FROM queue WHERE experiment_id = ? FOR UPDATE")) {
+            ps.setLong(1, experimentId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new TunelabException(
+                    TunelabException.BAD_INPUT, "experiment " + experimentId + " is not queued");
+              }
+              state = rs.getString(1);
             }
           }
-          return all;
+          Set<String> from =
+              switch (operation) {
+                case CANCEL -> Set.of("queued", "claimed", "held");
+                case HOLD -> Set.of("queued", "claimed");
+                case RELEASE -> Set.of("held");
+              };
+          if (!from.contains(state)) {
+            throw new TunelabException(
+                TunelabException.BAD_INPUT,
+                "experiment "
+                    + experimentId
+                    + " is "
+                    + state
+                    + ": only one that is "
+                    + String.join(" or ", new TreeSet<>(from))
+                    + " can be "
+                    + PAST.get(operation));
+          }
+          // A new token takes a claimed row from its worker: its next transaction is refused.
+          if (operation == Operation.RELEASE) {
+            update(
+                c,
+                "UPDATE queue SET state = 'queued', refusals = 0, reason = NULL"
+                    + " WHERE experiment_id = ?",
+                experimentId);
+          } else {
+            update(
+                c,
+                "UPDATE queue SET state = ?, token = token + 1, lease_until = NULL, reason = ?"
+                    + " WHERE experiment_id = ?",
+                operation == Operation.CANCEL ? "cancelled" : "held",
+                reason,
+                experimentId);
+          }
+          return readEntries(c, " WHERE q.experiment_id = ?", experimentId).get(0);
         });
+  }
+
+  private static final Map<Operation, String> PAST =
+      Map.of(Operation.CANCEL, "cancelled", Operation.HOLD, "held", Operation.RELEASE, "released");
+
+  @Override
+  public List<Entry> entries(String queue) {
+    return db.transaction(
+        "read the queue",
+        c -> queue == null ? readEntries(c, "") : readEntries(c, " WHERE q.queue = ?", queue));
+  }
+
+  private static List<Entry> readEntries(Connection c, String where, Object... args)
+      throws SQLException {
+    List<Entry> all = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(ENTRY_COLUMNS + where + " ORDER BY q.experiment_id")) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long left = rs.getLong(8);
+          Long leaseLeft = rs.wasNull() ? null : left;
+          all.add(
+              new Entry(
+                  rs.getLong(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  leaseLeft,
+                  rs.getInt(9),
+                  rs.getInt(10),
+                  rs.getString(11)));
+        }
+      }
+    }
+    return all;
   }
 
   @Override
@@ -325,14 +481,14 @@ public final class PostgresQueue implements ExperimentQueue {
     try {
       if (beat != null) {
         // The heartbeat gives up on a server away within a third of the lease.
-        beat.join(Math.max(1_000, leaseMillis));
+        beat.join(Math.max(1_000, worker.lease().toMillis()));
         db.transaction(
-            "stop worker " + worker,
+            "stop worker " + worker.name(),
             c ->
                 update(
                     c,
                     "UPDATE workers SET state = 'stopped', experiment_id = NULL WHERE name = ?",
-                    worker));
+                    worker.name()));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

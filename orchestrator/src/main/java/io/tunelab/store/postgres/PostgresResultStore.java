@@ -1,5 +1,6 @@
 package io.tunelab.store.postgres;
 
+import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.sqlite.JdbcResultReader;
 import io.tunelab.store.sqlite.JdbcResultStore;
@@ -25,6 +26,16 @@ public final class PostgresResultStore {
   public static JdbcResultStore open(
       PostgresUrl url, Map<String, String> env, Clock clock, String testbed) {
     return JdbcResultStore.on(PostgresSchema.openWritable(url, env, clock), clock, testbed, -1);
+  }
+
+  /**
+   * As {@link #open}, for a worker's run of {@code claim}: every transaction is refused ({@link
+   * io.tunelab.store.ClaimLost}) once the claim is no longer the queue row's.
+   */
+  public static JdbcResultStore openClaimed(
+      PostgresUrl url, Map<String, String> env, Clock clock, String testbed, Claim claim) {
+    return JdbcResultStore.on(
+        PostgresSchema.openFenced(url, env, clock, claim), clock, testbed, -1);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.tunelab.store.postgres;
 
 import io.tunelab.TunelabException;
+import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.sql.Migrations;
 import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sql.Timestamps;
@@ -37,6 +38,17 @@ public final class PostgresSchema {
     return db;
   }
 
+  /**
+   * As {@link #openWritable}, for a worker's run of the experiment it claimed: each transaction
+   * first checks that the claim is still current ({@link PostgresDatabase.Session#fencedBy}).
+   */
+  static PostgresDatabase openFenced(
+      PostgresUrl url, Map<String, String> env, Clock clock, Claim claim) {
+    // Migrated on a connection of its own: the check reads a column a migration may add.
+    openWritable(url, env, clock).close();
+    return PostgresDatabase.open(url, env, PostgresDatabase.Session.of(false, env).fencedBy(claim));
+  }
+
   /** Connects for reading only and checks the schema version. */
   public static PostgresDatabase openReadOnly(PostgresUrl url, Map<String, String> env) {
     return checked(PostgresDatabase.open(url, env, true), url);
@@ -61,7 +73,7 @@ public final class PostgresSchema {
         PostgresDatabase.open(
             url,
             env,
-            new PostgresDatabase.Session(true, timeout.plusSeconds(10), timeout, options)),
+            new PostgresDatabase.Session(true, timeout.plusSeconds(10), timeout, options, null)),
         url);
   }
 

@@ -27,6 +27,7 @@ public final class ExperimentCopy {
           new Table("hosts", Owner.EXPERIMENT, null),
           new Table("host_facts", Owner.EXPERIMENT, null),
           new Table("variables", Owner.EXPERIMENT, null),
+          new Table("experiment_files", Owner.EXPERIMENT, null),
           new Table("cells", Owner.EXPERIMENT, "id"),
           new Table("cell_params", Owner.CELL, null),
           new Table("cell_knobs", Owner.CELL, null),

@@ -10,6 +10,7 @@ import io.tunelab.store.ResultTable;
 import io.tunelab.store.RunConditions;
 import io.tunelab.store.SampleSink;
 import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.StoredFile;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialTable;
@@ -101,6 +102,11 @@ public class JdbcResultReader implements ResultReader {
   @Override
   public Optional<StoredExperiment> findExperiment(String idOrName) {
     return experiments.find(idOrName);
+  }
+
+  @Override
+  public List<StoredFile> files(long experimentId) {
+    return experiments.files(experimentId);
   }
 
   @Override

@@ -7,8 +7,10 @@ import io.tunelab.plan.Cell;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.OpenCell;
+import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.StoredFile;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialStatus;
@@ -53,6 +55,27 @@ final class SqliteExperiments {
             }
           }
           return one(c, "WHERE name = ? ORDER BY id DESC LIMIT 1", idOrName);
+        });
+  }
+
+  /** See {@link ResultReader#files}. */
+  List<StoredFile> files(long experimentId) {
+    return tx.transaction(
+        "read the files of experiment " + experimentId,
+        c -> {
+          List<StoredFile> files = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT path, kind, content FROM experiment_files WHERE experiment_id = ?"
+                      + " ORDER BY kind, path")) {
+            ps.setLong(1, experimentId);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                files.add(new StoredFile(rs.getString(1), rs.getString(2), rs.getString(3)));
+              }
+            }
+          }
+          return files;
         });
   }
 

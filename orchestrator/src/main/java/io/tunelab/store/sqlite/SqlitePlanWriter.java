@@ -101,6 +101,16 @@ final class SqlitePlanWriter {
             e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text(),
             ExperimentUuids.fresh(),
             testbed);
+    Map<String, String> jobFiles = e.workload() == null ? Map.of() : e.workload().jobFiles();
+    for (Map.Entry<String, String> file : jobFiles.entrySet()) {
+      update(
+          c,
+          "INSERT INTO experiment_files (experiment_id, path, kind, content) VALUES (?, ?,"
+              + " 'jobfile', ?)",
+          id,
+          file.getKey(),
+          file.getValue());
+    }
     if (after != null) {
       after.write(c, id);
     }
