@@ -23,16 +23,15 @@ import java.util.concurrent.TimeUnit;
  * reaches only the controller, which then cancels the workload and restores the host through the
  * still-running agent.
  *
- * <p>The controller's secrets stay with it: the passphrase variables and {@code SSH_AUTH_SOCK} are
- * removed from the environment of everything it starts here, so no local workload sees them.
+ * <p>The controller's secrets stay with it ({@link ControllerSecrets}, and an inventory's
+ * passphrase variables): they are removed from the environment of everything it starts here, so no
+ * local workload sees them.
  */
 public final class LocalTransport implements Transport {
   private static final Path SETSID = Path.of("/usr/bin/setsid");
-  private static final List<String> SECRETS = List.of("SSH_AUTH_SOCK", "TUNELAB_SSH_PASSPHRASE");
+  private final Set<String> secrets = new TreeSet<>();
 
-  private final Set<String> secrets = new TreeSet<>(SECRETS);
-
-  /** Keeps {@code SSH_AUTH_SOCK} and {@code TUNELAB_SSH_PASSPHRASE} from local commands. */
+  /** Keeps {@link ControllerSecrets#NAMES} from local commands. */
   public LocalTransport() {}
 
   /** Also keeps the variables {@code passphraseVariables} (an inventory's passphrase_env). */
@@ -42,7 +41,7 @@ public final class LocalTransport implements Transport {
 
   private ProcessBuilder builder(List<String> argv) {
     ProcessBuilder pb = new ProcessBuilder(argv);
-    pb.environment().keySet().removeAll(secrets);
+    ControllerSecrets.removeFrom(pb.environment(), secrets);
     return pb;
   }
 

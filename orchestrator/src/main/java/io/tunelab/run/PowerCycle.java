@@ -1,8 +1,10 @@
 package io.tunelab.run;
 
+import io.tunelab.remote.ControllerSecrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs an inventory's {@code power_cycle} command on the controller. */
@@ -16,12 +18,14 @@ final class PowerCycle {
   private PowerCycle() {}
 
   /**
-   * Runs {@code command} with {@code sh -c}, the host's name in {@code TUNELAB_HOST}; returns null
-   * when it exited 0 within {@link #LIMIT}, else what went wrong with its last line of output.
+   * Runs {@code command} with {@code sh -c}, the host's name in {@code TUNELAB_HOST} and without
+   * the controller's secrets ({@link ControllerSecrets}); returns null when it exited 0 within
+   * {@link #LIMIT}, else what went wrong with its last line of output.
    */
   static String run(String command, String host) {
     Duration limit = LIMIT;
     ProcessBuilder pb = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true);
+    ControllerSecrets.removeFrom(pb.environment(), List.of());
     pb.environment().put("TUNELAB_HOST", host);
     pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     Process p;

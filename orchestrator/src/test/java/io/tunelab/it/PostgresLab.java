@@ -116,6 +116,11 @@ final class PostgresLab implements AutoCloseable {
     return pids;
   }
 
+  /** The lab CA's certificate, which signed the server's (for 127.0.0.1 only). */
+  Path caCertificate() {
+    return ENV.resolveSibling("tls").resolve("ca.crt");
+  }
+
   /** The password file the server's role is in. */
   String pgpass() {
     return pgpass;

@@ -47,7 +47,9 @@ class PostgresUrlTest {
           "postgresql:///n",
           "postgresql://perf@db1",
           "postgresql://perf@db1/",
-          "postgresql://db1/n?sslmode=disable",
+          "postgresql://db1/n?connect_timeout=3",
+          "postgresql://db1/n?sslmode=",
+          "postgresql://db1/n?sslmode=verify-all",
           "postgresql://db1/a/b"
         }) {
       TunelabException e =
@@ -57,5 +59,54 @@ class PostgresUrlTest {
     }
     assertTrue(PostgresUrl.isUrl("postgresql://x/y"));
     assertFalse(PostgresUrl.isUrl("./postgresql.db"));
+  }
+
+  @Test
+  void tlsComesFromTheUrlElseFromPgsslmodeAndPgsslrootcertAsLibpqReadsThem() {
+    PostgresUrl u =
+        PostgresUrl.parse(
+            "postgresql://perf@db1/n?sslmode=verify-full&sslrootcert=/etc/team/ca.crt",
+            Map.of("PGSSLMODE", "disable"));
+    assertEquals("verify-full", u.sslMode());
+    assertEquals("verify-full", u.properties(Map.of()).getProperty("sslmode"));
+    assertEquals("/etc/team/ca.crt", u.properties(Map.of()).getProperty("sslrootcert"));
+    assertEquals(
+        "postgresql://perf@db1:5432/n?sslmode=verify-full&sslrootcert=/etc/team/ca.crt",
+        u.toString());
+
+    PostgresUrl e =
+        PostgresUrl.parse(
+            "postgresql://perf@db1/n",
+            Map.of("PGSSLMODE", "require", "PGSSLROOTCERT", "/root/ca.crt"));
+    assertEquals("require", e.properties(Map.of()).getProperty("sslmode"));
+    assertEquals("/root/ca.crt", e.sslRootCert());
+
+    PostgresUrl none = PostgresUrl.parse("postgresql://perf@db1/n", Map.of());
+    assertFalse(none.properties(Map.of()).containsKey("sslmode"));
+
+    TunelabException bad =
+        assertThrows(
+            TunelabException.class,
+            () -> PostgresUrl.parse("postgresql://perf@db1/n", Map.of("PGSSLMODE", "on")));
+    assertTrue(bad.getMessage().contains("sslmode on (PGSSLMODE) is not one of"), bad.getMessage());
+  }
+
+  @Test
+  void aPasswordInAUrlThatDoesNotParseIsNotPrintedEither() {
+    for (String url :
+        new String[] {
+          "postgresql://perf:p@ss w0rd@db1/n",
+          "postgresql://perf:s3cr/et@db1/n",
+          "postgresql://perf:^x@db1/n"
+        }) {
+      TunelabException e =
+          assertThrows(TunelabException.class, () -> PostgresUrl.parse(url, Map.of()), url);
+      assertEquals(TunelabException.BAD_INPUT, e.exitCode());
+      assertFalse(e.getMessage().contains("w0rd"), e.getMessage());
+      assertFalse(e.getMessage().contains("et@"), e.getMessage());
+      assertFalse(e.getMessage().contains("^x"), e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith("cannot use database postgresql://perf:…@"), e.getMessage());
+    }
   }
 }
