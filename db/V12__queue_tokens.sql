@@ -1,4 +1,5 @@
--- tunelab schema, version 12: a queue a team can operate, and the files an experiment needs.
+-- tunelab schema, version 12: a queue a team can operate, the files an experiment needs, and the
+-- hosts it ran on.
 --
 -- Every claim of a queue row takes the next token; the worker's renewals, each of its transactions
 -- on the experiment and its release name the token, and change nothing once it is not the row's:
@@ -41,4 +42,17 @@ CREATE TABLE experiment_files (
   kind          TEXT    NOT NULL CHECK (kind IN ('jobfile', 'inventory')),
   content       TEXT    NOT NULL,
   PRIMARY KEY (experiment_id, path)
+);
+
+-- The hosts an experiment ran on, per role, as its controller reached them: the inventory's
+-- address and port (`local@HOST` for the controller itself) and the SSH host key's fingerprint.
+-- A testbed is its hosts, not its name: `restore --db URL` tears down only experiments whose hosts
+-- are in its inventory, and a worker refuses a default name another testbed's hosts use.
+CREATE TABLE testbed_hosts (
+  experiment_id INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+  role          TEXT    NOT NULL,
+  host          TEXT    NOT NULL,  -- the inventory's name
+  address       TEXT    NOT NULL,  -- ADDRESS:PORT, or local@HOST
+  host_key      TEXT,              -- SHA256:… of the key the host presented; NULL for local
+  PRIMARY KEY (experiment_id, role)
 );

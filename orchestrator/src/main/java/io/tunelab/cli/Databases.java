@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which store a database opens: the one place that names the implementations (an SQLite file, a
@@ -86,11 +87,13 @@ final class Databases {
   }
 
   /**
-   * The experiments of the PostgreSQL database {@code db} that {@code testbed} left running, with
-   * no worker's live lease on them: those {@code restore} tears down.
+   * The experiments of the PostgreSQL database {@code db} that {@code testbed} left running on
+   * hosts at {@code addresses}, with no worker's live lease on them: those {@code restore} tears
+   * down.
    */
-  static List<Long> leftRunning(DatabaseOption db, String testbed) {
-    return PostgresResultStore.leftRunning(url(db), System.getenv(), Clock.systemUTC(), testbed);
+  static List<Long> leftRunning(DatabaseOption db, String testbed, Set<String> addresses) {
+    return PostgresResultStore.leftRunning(
+        url(db), System.getenv(), Clock.systemUTC(), testbed, addresses);
   }
 
   /** Opens the database {@code db} names for reading only. */

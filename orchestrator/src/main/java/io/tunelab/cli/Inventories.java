@@ -2,11 +2,14 @@ package io.tunelab.cli;
 
 import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.run.SshConnector;
 import io.tunelab.store.StoredFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds and reads the inventory of a command: {@code --hosts FILE}, else the matrix's {@code
@@ -57,6 +60,17 @@ final class Inventories {
     String text = InputFile.read(file.normalize(), "the inventory");
     Inventory.load(file.toString(), text, file.getParent().toString());
     return new StoredFile(matrix.hostsFile(), StoredFile.INVENTORY, text);
+  }
+
+  /**
+   * What identifies this inventory's hosts across testbeds ({@code testbed_hosts.address}): each
+   * host's {@code ADDRESS:PORT}, and this controller as {@code local}.
+   */
+  static Set<String> addresses(Inventory inventory) {
+    Set<String> all = new TreeSet<>();
+    all.add(SshConnector.localAddress());
+    inventory.hosts().forEach(h -> all.add(h.endpoint()));
+    return all;
   }
 
   static Inventory read(Path file) {

@@ -93,9 +93,10 @@ final class RestoreCommand implements Callable<Integer> {
       }
     } else if (failures.isEmpty() && db.isUrl()) {
       // A database many testbeds share holds the others' running experiments too: only this
-      // testbed's, with no worker's live lease on them, are this inventory's to tear down.
+      // testbed's, on this inventory's hosts, with no worker's live lease on them, are this
+      // inventory's to tear down.
       String testbed = TestbedName.of(null, hosts.file);
-      for (long id : Databases.leftRunning(db, testbed)) {
+      for (long id : Databases.leftRunning(db, testbed, Inventories.addresses(inventory))) {
         try (ResultStore store = Databases.openOn(db, id)) {
           tearDown(store, failures, db.given(), out);
         }

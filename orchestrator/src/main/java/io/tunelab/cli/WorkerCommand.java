@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.inventory.Inventory;
 import io.tunelab.store.ClaimLost;
 import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ExperimentQueue.Claim;
@@ -111,6 +112,9 @@ final class WorkerCommand implements Callable<Integer> {
     // Experiments this worker could not run: the next claim leaves them to other workers.
     Set<Long> refused = new HashSet<>();
     try (ExperimentQueue q = Databases.queue(options.db)) {
+      if (testbed == null) {
+        refuseSharedName(q, bed);
+      }
       q.register(new WorkerSpec(me, queue, bed, lease, maxClaims));
       out.printf("worker %s on testbed %s takes queue %s%n", me, bed, queue);
       out.flush();
@@ -167,6 +171,31 @@ final class WorkerCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * A default name (the inventory's file name, else this machine's) is refused when experiments of
+   * that testbed ran on hosts this inventory lacks: two testbeds of one name would take up each
+   * other's experiments on the wrong hosts.
+   */
+  private void refuseSharedName(ExperimentQueue q, String bed) {
+    Inventory inventory =
+        options.hosts.file == null ? Inventory.empty() : Inventories.read(options.hosts.file);
+    q.sharedName(bed, Inventories.addresses(inventory))
+        .ifPresent(
+            other -> {
+              throw new TunelabException(
+                  TunelabException.BAD_INPUT,
+                  "testbed name "
+                      + bed
+                      + " (the default: "
+                      + (options.hosts.file == null
+                          ? "this machine's host name"
+                          : "the file name of " + options.hosts.file)
+                      + ") is another testbed's: "
+                      + other
+                      + ", which is not in this inventory; give this worker --testbed NAME");
+            });
   }
 
   private static String firstLine(String message) {

@@ -34,6 +34,14 @@ public record HostSpec(
     BootSpec boot,
     Position position) {
 
+  /** The SSH port when the inventory gives none. */
+  public static final int DEFAULT_PORT = 22;
+
+  /** Where the host is reached, {@code ADDRESS:PORT}: what identifies it across testbeds. */
+  public String endpoint() {
+    return address + ":" + (port == null ? DEFAULT_PORT : port);
+  }
+
   /** The environment variable read for a passphrase when the inventory names none. */
   public static final String DEFAULT_PASSPHRASE_ENV = "TUNELAB_SSH_PASSPHRASE";
 

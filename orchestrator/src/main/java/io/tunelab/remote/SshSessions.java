@@ -64,6 +64,19 @@ public final class SshSessions implements AutoCloseable {
     }
   }
 
+  /**
+   * The fingerprint ({@code SHA256:…}) of the host key {@code host}'s open session was verified
+   * with; null without one.
+   */
+  public String hostKey(String host) {
+    Transport t = open.get(host);
+    if (t == null) {
+      return null;
+    }
+    Transport ssh = t instanceof SudoTransport sudo ? sudo.inner() : t;
+    return ((SshTransport) ssh).hostKey();
+  }
+
   private static boolean isOpen(Transport transport) {
     Transport ssh = transport instanceof SudoTransport sudo ? sudo.inner() : transport;
     return ((SshTransport) ssh).isOpen();

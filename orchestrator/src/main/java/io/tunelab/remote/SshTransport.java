@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.Set;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.config.keys.KeyUtils;
 
 /**
  * A host reached over one SSH session: every command is an exec channel on that session, so the
@@ -68,6 +70,12 @@ public final class SshTransport implements Transport {
   }
 
   /** True while the SSH session is up. */
+  /** The fingerprint ({@code SHA256:…}) of the key the server presented; null when unknown. */
+  public String hostKey() {
+    PublicKey key = session.getServerKey();
+    return key == null ? null : KeyUtils.getFingerPrint(key);
+  }
+
   public boolean isOpen() {
     return session.isOpen() && !session.isClosing();
   }

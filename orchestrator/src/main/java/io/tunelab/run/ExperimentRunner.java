@@ -16,6 +16,7 @@ import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.RunStore;
 import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialRef;
 import io.tunelab.trace.PhaseTrace;
 import java.time.Clock;
@@ -353,6 +354,9 @@ public final class ExperimentRunner {
     roles.forEach(
         (role, host) ->
             store.recordHost(experimentId, role, host, HostFacts.recorded(facts.get(host))));
+    List<TestbedHost> testbed = new ArrayList<>();
+    roles.forEach((role, host) -> testbed.add(connector.identity(role, host)));
+    store.recordTestbed(experimentId, testbed);
   }
 
   /** A journal left by a crashed run is replayed first, so originals are read from a clean host. */

@@ -7,6 +7,9 @@ import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.SshOptions;
 import io.tunelab.remote.SshSessions;
 import io.tunelab.remote.Transport;
+import io.tunelab.store.TestbedHost;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * Knows the built-in host {@code local} and every host of an inventory, reached over SSH with one
@@ -48,6 +51,24 @@ public final class SshConnector implements HostConnector, AutoCloseable {
   @Override
   public BootSpec boot(String host) {
     return host.equals(Inventory.LOCAL) ? BootSpec.DEFAULT : inventory.require(host).boot();
+  }
+
+  /** {@code ADDRESS:PORT} and the host key's fingerprint; {@code local@HOST} for the controller. */
+  @Override
+  public TestbedHost identity(String role, String host) {
+    if (host.equals(Inventory.LOCAL)) {
+      return new TestbedHost(role, host, localAddress(), null);
+    }
+    return new TestbedHost(role, host, inventory.require(host).endpoint(), sessions.hostKey(host));
+  }
+
+  /** The controller as a testbed's host: {@code local@} its host name. */
+  public static String localAddress() {
+    try {
+      return Inventory.LOCAL + "@" + InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return Inventory.LOCAL + "@localhost";
+    }
   }
 
   @Override

@@ -44,6 +44,12 @@ public interface ExperimentQueue extends AutoCloseable {
   /** Whether the heartbeat found that {@code claim} is no longer this worker's. */
   boolean lost(Claim claim);
 
+  /**
+   * An experiment of testbed {@code testbed} that ran on a host not at {@code addresses}, as {@code
+   * experiment N ran on ADDRESS}: the name is another testbed's too. Empty when none did.
+   */
+  Optional<String> sharedName(String testbed, Set<String> addresses);
+
   /** Every queue row of {@code queue} (all queues when null), oldest first. */
   List<Entry> entries(String queue);
 

@@ -30,6 +30,9 @@ public interface RunStore extends AutoCloseable {
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);
 
+  /** Stores the hosts the experiment runs on, per role (replaced on resume). */
+  void recordTestbed(long experimentId, List<TestbedHost> hosts);
+
   /** Stores the variables captured by setup steps (replaced on resume). */
   void recordVariables(long experimentId, Map<String, String> variables);
 

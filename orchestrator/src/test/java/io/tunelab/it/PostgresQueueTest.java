@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tunelab.run.SshConnector;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.TestTime;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -192,6 +194,61 @@ class PostgresQueueTest {
                 + " q JOIN experiments e ON e.id = q.experiment_id"));
     Cli.Result unknown = Cli.tunelab("queue", "cancel", "42", "--db", url);
     assertEquals(2, unknown.code(), unknown.all());
+  }
+
+  @Test
+  void aTestbedIsItsHostsNotItsName() throws Exception {
+    String url = lab.freshDatabase();
+    Path m = matrix("identity", 1, 1, "0");
+    for (int i = 0; i < 2; i++) {
+      assertEquals(0, Cli.tunelab("submit", m.toString(), "--queue", "q", "--db", url).code());
+    }
+    String here = InetAddress.getLocalHost().getHostName();
+    Cli.Result ran =
+        Cli.tunelab("worker", "--queue", "q", "--testbed", here, "--drain", "--db", url);
+    assertEquals(0, ran.code(), ran.all());
+    assertEquals(
+        List.of("2", SshConnector.localAddress()),
+        row(url, "SELECT count(*), min(address) FROM testbed_hosts"));
+
+    // Two controllers that died mid-run, one of them on a testbed of the same name elsewhere.
+    try (Connection c = lab.connect(PostgresLab.name(url));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE experiments SET status = 'running'");
+      st.executeUpdate("UPDATE testbed_hosts SET address = '192.0.2.9:22' WHERE experiment_id = 2");
+    }
+    Cli.Result restore = Cli.tunelab("restore", "--db", url);
+    assertEquals(0, restore.code(), restore.all());
+    assertEquals(
+        List.of("interrupted", "running"),
+        List.of(
+            row(url, "SELECT status FROM experiments WHERE id = 1").get(0),
+            row(url, "SELECT status FROM experiments WHERE id = 2").get(0)));
+
+    // An inventory whose file name is that testbed's name, without its host 192.0.2.9.
+    Path inventory = dir.resolve(here + ".yaml");
+    Files.writeString(inventory, "hosts:\n  cli1:\n    address: 127.0.0.2\n");
+    Cli.Result refused =
+        Cli.tunelab(
+            "worker", "--queue", "q", "--hosts", inventory.toString(), "--drain", "--db", url);
+    assertEquals(2, refused.code(), refused.all());
+    assertTrue(
+        refused.err().contains("experiment 2 ran on 192.0.2.9:22, which is not in this inventory"),
+        refused.all());
+    assertTrue(refused.err().contains("give this worker --testbed NAME"), refused.all());
+    Cli.Result named =
+        Cli.tunelab(
+            "worker",
+            "--queue",
+            "q",
+            "--hosts",
+            inventory.toString(),
+            "--testbed",
+            "bench2",
+            "--drain",
+            "--db",
+            url);
+    assertEquals(0, named.code(), named.all());
   }
 
   /** {@code trials} trials of {@code sleep seconds}: {@code cells} values of a parameter. */

@@ -9,6 +9,7 @@ import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.RunStore;
 import io.tunelab.store.StoredExperiment;
+import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
@@ -58,6 +59,11 @@ final class RecordingStore implements RunStore {
   @Override
   public void recordHost(long experimentId, String role, String host, Map<String, String> facts) {
     store.recordHost(experimentId, role, host, facts);
+  }
+
+  @Override
+  public void recordTestbed(long experimentId, List<TestbedHost> hosts) {
+    store.recordTestbed(experimentId, hosts);
   }
 
   @Override

@@ -16,7 +16,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -130,6 +132,7 @@ class ImportTest {
       }
       st.executeUpdate("CREATE INDEX samples_by_trial ON samples (trial_id, job, metric)");
       st.executeUpdate("DROP TABLE experiment_files");
+      st.executeUpdate("DROP TABLE testbed_hosts");
       st.executeUpdate("DROP TABLE workers");
       st.executeUpdate("DROP TABLE queue");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");
@@ -209,6 +212,44 @@ class ImportTest {
     assertEquals(3, r.code(), r.all());
     assertTrue(r.err().contains("mode 0666"), r.err());
     assertEquals(1L, rows(team, "SELECT count(*) FROM experiments").get(0).get(0));
+  }
+
+  @Test
+  void aFileTunelabWouldNotHaveWrittenIsRefusedBeforeAnythingIsCopied() throws Exception {
+    Path team = target();
+    List<List<Object>> before = rows(team, "SELECT count(*) FROM experiments");
+    Map<String, List<String>> crafted = new LinkedHashMap<>();
+    crafted.put(
+        "trigger t_spy, which tunelab does not create",
+        List.of("CREATE TRIGGER t_spy AFTER INSERT ON events BEGIN DELETE FROM trials; END"));
+    crafted.put(
+        "samples is a view where tunelab has a table",
+        List.of("DROP TABLE samples", "CREATE VIEW samples AS SELECT rowid, * FROM settings"));
+    crafted.put(
+        "1 row(s) of trials with an id outside 1..9007199254740992",
+        List.of(
+            "UPDATE trials SET id = 9223372036854775000 WHERE id = (SELECT max(id) FROM trials)"));
+    crafted.put(
+        "row(s) of trials whose cell is not their experiment's",
+        List.of(
+            "UPDATE trials SET cell_id = (SELECT min(id) FROM cells WHERE experiment_id = 2)"
+                + " WHERE experiment_id = 1"));
+    int n = 0;
+    for (Map.Entry<String, List<String>> c : crafted.entrySet()) {
+      Path file = studies("crafted-" + ++n + ".db");
+      try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + file);
+          Statement st = db.createStatement()) {
+        st.execute("PRAGMA foreign_keys = OFF");
+        for (String sql : c.getValue()) {
+          st.executeUpdate(sql);
+        }
+      }
+      Cli.Result r = importInto(team, file);
+      assertEquals(2, r.code(), c.getKey() + ": " + r.all());
+      assertTrue(r.err().contains(c.getKey()), r.all());
+      assertTrue(r.err().contains("nothing was imported"), r.all());
+      assertEquals(before, rows(team, "SELECT count(*) FROM experiments"), c.getKey());
+    }
   }
 
   private static List<List<Object>> rows(Path db, String sql) throws SQLException {

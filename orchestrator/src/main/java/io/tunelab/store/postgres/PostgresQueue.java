@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -342,6 +343,32 @@ public final class PostgresQueue implements ExperimentQueue {
     synchronized (lock) {
       return lost.contains(claim);
     }
+  }
+
+  @Override
+  public Optional<String> sharedName(String testbed, Set<String> addresses) {
+    String marks = String.join(", ", Collections.nCopies(addresses.size(), "?"));
+    return db.transaction(
+        "find testbed " + testbed + "'s hosts",
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT e.id, h.address FROM experiments e JOIN testbed_hosts h ON"
+                      + " h.experiment_id = e.id WHERE e.testbed = ? AND h.address NOT IN ("
+                      + marks
+                      + ") ORDER BY e.id LIMIT 1")) {
+            ps.setString(1, testbed);
+            int i = 2;
+            for (String a : addresses) {
+              ps.setString(i++, a);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next()
+                  ? Optional.of("experiment " + rs.getLong(1) + " ran on " + rs.getString(2))
+                  : Optional.<String>empty();
+            }
+          }
+        });
   }
 
   @Override

@@ -8,8 +8,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Opens the store of a PostgreSQL database: the same {@link JdbcResultStore} an SQLite file gets,
@@ -53,11 +55,17 @@ public final class PostgresResultStore {
   }
 
   /**
-   * The experiments {@code testbed} left {@code running} that no worker holds a live lease on: a
-   * controller of the testbed died with them.
+   * The experiments {@code testbed} left {@code running} that no worker holds a live lease on and
+   * whose recorded hosts are all at {@code addresses}: a controller of this testbed died with them.
+   * One of another testbed that shares the name is not among them.
    */
   public static List<Long> leftRunning(
-      PostgresUrl url, Map<String, String> env, Clock clock, String testbed) {
+      PostgresUrl url,
+      Map<String, String> env,
+      Clock clock,
+      String testbed,
+      Set<String> addresses) {
+    String marks = String.join(", ", Collections.nCopies(addresses.size(), "?"));
     try (PostgresDatabase db = PostgresSchema.openWritable(url, env, clock)) {
       return db.transaction(
           "find the experiments testbed " + testbed + " left running",
@@ -69,8 +77,15 @@ public final class PostgresResultStore {
                         + " WHERE e.status = 'running' AND e.testbed = ? AND (q.state IS NULL"
                         + " OR q.state <> 'claimed' OR q.lease_until < "
                         + PostgresQueue.NOW_MS
-                        + ") ORDER BY e.id")) {
+                        + ") AND NOT EXISTS (SELECT 1 FROM testbed_hosts h WHERE"
+                        + " h.experiment_id = e.id AND h.address NOT IN ("
+                        + marks
+                        + ")) ORDER BY e.id")) {
               ps.setString(1, testbed);
+              int i = 2;
+              for (String a : addresses) {
+                ps.setString(i++, a);
+              }
               try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                   ids.add(rs.getLong(1));

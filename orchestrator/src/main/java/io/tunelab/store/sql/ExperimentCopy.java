@@ -28,6 +28,7 @@ public final class ExperimentCopy {
           new Table("host_facts", Owner.EXPERIMENT, null),
           new Table("variables", Owner.EXPERIMENT, null),
           new Table("experiment_files", Owner.EXPERIMENT, null),
+          new Table("testbed_hosts", Owner.EXPERIMENT, null),
           new Table("cells", Owner.EXPERIMENT, "id"),
           new Table("cell_params", Owner.CELL, null),
           new Table("cell_knobs", Owner.CELL, null),

@@ -12,6 +12,7 @@ import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.sql.Timestamps;
@@ -126,6 +127,11 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   @Override
   public void recordHost(long experimentId, String role, String host, Map<String, String> facts) {
     plans.recordHost(experimentId, role, host, facts);
+  }
+
+  @Override
+  public void recordTestbed(long experimentId, List<TestbedHost> hosts) {
+    plans.recordTestbed(experimentId, hosts);
   }
 
   @Override

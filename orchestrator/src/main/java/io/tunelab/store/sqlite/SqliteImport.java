@@ -2,6 +2,7 @@ package io.tunelab.store.sqlite;
 
 import io.tunelab.store.ImportedExperiment;
 import io.tunelab.store.sql.ExperimentCopy;
+import io.tunelab.store.sql.ImportChecks;
 import io.tunelab.store.sql.ImportTarget;
 import io.tunelab.store.sql.SqlDialect;
 import java.nio.file.Path;
@@ -30,6 +31,12 @@ public final class SqliteImport {
   /** Copies every experiment of {@code source} into {@code target}, one transaction each. */
   public static List<ImportedExperiment> importFile(Path source, ImportTarget target) {
     try (SqliteTransactions from = SqliteSchema.openReadOnly(source)) {
+      from.transaction(
+          "check " + source,
+          c -> {
+            ImportChecks.check(c, source.toString());
+            return null;
+          });
       List<ImportedExperiment> done = new ArrayList<>();
       for (ImportedExperiment e : from.transaction("list the experiments", ExperimentCopy::list)) {
         String what = "import experiment " + e.sourceId() + " of " + source;

@@ -10,6 +10,7 @@ import io.tunelab.plan.Trial;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.StoredPlan;
+import io.tunelab.store.TestbedHost;
 import io.tunelab.store.sql.ExperimentUuids;
 import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sql.Timestamps;
@@ -436,6 +437,27 @@ final class SqlitePlanWriter {
             for (Map.Entry<String, String> f : facts.entrySet()) {
               rows.add(experimentId, host, f.getKey(), f.getValue());
             }
+          }
+          return null;
+        });
+  }
+
+  /** See {@link ResultStore#recordTestbed}. */
+  void recordTestbed(long experimentId, List<TestbedHost> hosts) {
+    tx.transaction(
+        "record the testbed's hosts",
+        c -> {
+          update(c, "DELETE FROM testbed_hosts WHERE experiment_id = ?", experimentId);
+          for (TestbedHost h : hosts) {
+            update(
+                c,
+                "INSERT INTO testbed_hosts (experiment_id, role, host, address, host_key)"
+                    + " VALUES (?, ?, ?, ?, ?)",
+                experimentId,
+                h.role(),
+                h.host(),
+                h.address(),
+                h.hostKey());
           }
           return null;
         });
