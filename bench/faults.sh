@@ -30,7 +30,7 @@ COUNT=${1:-20}
 SEED=${FAULTS_SEED:-$(($(date +%s) % 32768))}
 DB_LOCK=${FAULTS_DB_LOCK:-40}
 PG_HANG=${FAULTS_PG_HANG:-40}
-ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18}
+ROWS=${FAULTS_ROWS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19}
 JAR=$ROOT/orchestrator/target/tunelab.jar
 LABHOST=/var/tmp/tunelab-lab
 
@@ -756,6 +756,61 @@ if want 18; then
     skip 18 "a COMMIT's answer lost" "skipped: lab/postgres did not start"
   fi
 fi
+
+# Row 19: a worker stopped (SIGSTOP) past its lease while another worker of its testbed, with an
+# agent state of its own on the same hosts, takes the experiment over and finishes it; then the
+# first goes on, finds its claim fenced off, restores its hosts and writes nothing more.
+pg_fenced() {
+  local n=19 name="worker stopped past its lease, another takes over (PostgreSQL queue)" trials=10
+  local m=$WORK/pg19.yaml url db t0 a rc_a rc_b end
+  if ! pg_up; then skip "$n" "$name" "skipped: lab/postgres did not start"; return; fi
+  url=$(pg_db "$n") || { skip "$n" "$name" "skipped: no database"; return; }
+  db=${url##*/}
+  cat >"$m" <<EOF
+name: pg-fault-19
+matrix:
+  local.block.$LOOP.read_ahead_kb: [1024, 2048]
+repeat: $((trials / 2))
+workload:
+  command: sleep 1
+EOF
+  t0=$(now)
+  tl submit "$m" --queue faults --db "$url" >"$WORK/pg19.out" 2>&1
+  tl_bg worker --queue faults --testbed bed --lease 3s --db "$url" >"$WORK/pg19-a.out" 2>&1 &
+  a=$!
+  BG+=("$a")
+  end=$(($(date +%s) + 120))
+  until [ "$(pq "$db" "select count(*) from trials where status = 'ok'" 2>/dev/null || echo 0)" -ge 3 ]; do
+    if [ "$(date +%s)" -ge "$end" ] || ! kill -0 "$a" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  kill -STOP "$a"
+  end=$(($(date +%s) + 60))
+  until [ "$(pq "$db" "select count(*) from queue where lease_until <
+      (extract(epoch from clock_timestamp()) * 1000)::bigint")" = 1 ] ||
+    [ "$(date +%s)" -ge "$end" ]; do sleep 0.2; done
+  mkdir -p "$WORK/state-b"
+  TUNELAB_STATE=$WORK/state-b TUNELAB_GRACE=2 java -jar "$JAR" worker --queue faults \
+    --testbed bed --drain --db "$url" >"$WORK/pg19-b.out" 2>&1
+  rc_b=$?
+  kill -CONT "$a"
+  wait "$a"
+  rc_a=$?
+  local lost dup knob left n_ok status state ok
+  lost=$(pg_lost "$db") dup=$(pg_dup "$db")
+  knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
+  left=$(($(left_after "$STATE" 10) + $(left_after "$WORK/state-b" 10)))
+  n_ok=$(pq "$db" "select count(*) from trials where status = 'ok'")
+  status=$(pq "$db" "select status from experiments")
+  state=$(pq "$db" "select state from queue")
+  ok=$([ "$lost$dup$knob$left" = 0000 ] && [ "$n_ok" = "$trials" ] && [ "$status" = finished ] &&
+    [ "$state" = done ] && [ "$rc_b" = 0 ] && [ "$rc_a" = 3 ] &&
+    grep -q "no longer this worker's" "$WORK/pg19-a.out" && echo 1 || echo 0)
+  row "$n" "$name" "first worker stopped past its 3 s lease; second exit $rc_b, first fenced off (exit $rc_a); $n_ok of $trials trials ok, experiment $status, queue row $state" \
+    "$lost" "$dup" "$knob" "$left" "$(since "$t0")" "$ok"
+  [ "$ok" = 1 ] || tail -5 "$WORK/pg19-a.out" "$WORK/pg19-b.out" >&2
+}
+want 19 && pg_fenced
 
 # ---------------------------------------------------------------------------------------------
 echo
