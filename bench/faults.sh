@@ -645,6 +645,10 @@ pg_db() { # n: a fresh database for row n; prints its URL
   PG_DBS+=("$name")
   echo "${PG_URL%/*}/$name${PG_OPTIONS:-}"
 }
+pg_name() { # url: its database's name, without ?options
+  local name=${1##*/}
+  echo "${name%%\?*}"
+}
 pg_server_pids() { # the postmaster and its children, the processes lab/postgres started
   local pm
   pm=$(head -1 "$PG_BASE/data/postmaster.pid")
@@ -675,7 +679,7 @@ EOF
   pid=$!
   BG+=("$pid")
   local end=$(($(date +%s) + 120))
-  until [ "$(pq "${url##*/}" "select count(*) from trials where status = 'ok'" 2>/dev/null || echo 0)" -ge "${PG_AFTER:-2}" ]; do
+  until [ "$(pq "$(pg_name "$url")" "select count(*) from trials where status = 'ok'" 2>/dev/null || echo 0)" -ge "${PG_AFTER:-2}" ]; do
     if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
       kill -KILL "$pid" 2>/dev/null
       row "$n" "$name" "the run never reached trial $((${PG_AFTER:-2} + 1)): $(tail -1 "$WORK/pg$n.out")" ? ? ? ? "$(since "$t0")" 0
@@ -691,7 +695,8 @@ EOF
     tl resume 1 --db "$url" >>"$WORK/pg$n.out" 2>&1
     rc2=$?
   fi
-  local lost dup knob left ok db=${url##*/}
+  local lost dup knob left ok db
+  db=$(pg_name "$url")
   lost=$(pg_lost "$db") dup=$(pg_dup "$db")
   knob=$([ "$(ra "$LOOP")" = "$ORIG" ] && echo 0 || echo 1)
   left=$(left_after "$STATE" 10)
@@ -765,7 +770,7 @@ pg_fenced() {
   local m=$WORK/pg19.yaml url db t0 a rc_a rc_b end
   if ! pg_up; then skip "$n" "$name" "skipped: lab/postgres did not start"; return; fi
   url=$(pg_db "$n") || { skip "$n" "$name" "skipped: no database"; return; }
-  db=${url##*/}
+  db=$(pg_name "$url")
   cat >"$m" <<EOF
 name: pg-fault-19
 matrix:

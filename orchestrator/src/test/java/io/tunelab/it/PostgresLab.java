@@ -1,11 +1,14 @@
 package io.tunelab.it;
 
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -124,6 +127,64 @@ final class PostgresLab implements AutoCloseable {
   /** The password file the server's role is in. */
   String pgpass() {
     return pgpass;
+  }
+
+  /** The first row of {@code sql} on the database {@code url} names, each column as text. */
+  List<String> row(String url, String sql) throws SQLException {
+    try (Connection c = connect(name(url));
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      List<String> cols = new ArrayList<>();
+      if (rs.next()) {
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          cols.add(rs.getString(i));
+        }
+      }
+      return cols;
+    }
+  }
+
+  /**
+   * Waits until the first column of {@code sql}'s first row is at least {@code value}, within two
+   * minutes (scaled by {@link TestTime}); fails naming the statement otherwise.
+   */
+  void awaitAtLeast(String url, String sql, long value) throws Exception {
+    boolean reached =
+        TestTime.poll(
+            Duration.ofMinutes(2),
+            Duration.ofMillis(50),
+            () -> {
+              try {
+                return Long.parseLong(row(url, sql).get(0)) >= value;
+              } catch (SQLException notYet) {
+                return false; // the schema is not there yet
+              }
+            });
+    if (!reached) {
+      throw new AssertionError("never " + value + ": " + sql);
+    }
+  }
+
+  /** A matrix in {@code dir}: {@code cells} values of a parameter, each {@code sleep seconds}. */
+  static Path sleepMatrix(Path dir, String name, int cells, int repeat, String seconds)
+      throws Exception {
+    List<String> values = new ArrayList<>();
+    for (int i = 1; i <= cells; i++) {
+      values.add(Integer.toString(i));
+    }
+    Path m = dir.resolve(name + ".yaml");
+    Files.writeString(
+        m,
+        "name: "
+            + name
+            + "\nmatrix:\n  n: ["
+            + String.join(", ", values)
+            + "]\nrepeat: "
+            + repeat
+            + "\nworkload:\n  command: sleep "
+            + seconds
+            + "\n");
+    return m;
   }
 
   /** Drops the test databases, and stops the server if this lab started it. */

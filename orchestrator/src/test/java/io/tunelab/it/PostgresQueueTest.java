@@ -13,10 +13,8 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -251,25 +249,8 @@ class PostgresQueueTest {
     assertEquals(0, named.code(), named.all());
   }
 
-  /** {@code trials} trials of {@code sleep seconds}: {@code cells} values of a parameter. */
   private Path matrix(String name, int cells, int repeat, String seconds) throws Exception {
-    List<String> values = new ArrayList<>();
-    for (int i = 1; i <= cells; i++) {
-      values.add(Integer.toString(i));
-    }
-    Path m = dir.resolve(name + ".yaml");
-    Files.writeString(
-        m,
-        "name: "
-            + name
-            + "\nmatrix:\n  n: ["
-            + String.join(", ", values)
-            + "]\nrepeat: "
-            + repeat
-            + "\nworkload:\n  command: sleep "
-            + seconds
-            + "\n");
-    return m;
+    return PostgresLab.sleepMatrix(dir, name, cells, repeat, seconds);
   }
 
   /** A worker JVM of testbed {@code testbed} whose agent keeps its state in a folder {@code as}. */
@@ -301,31 +282,10 @@ class PostgresQueueTest {
   }
 
   private static void awaitAtLeast(String url, String sql, int value) throws Exception {
-    boolean reached =
-        TestTime.poll(
-            Duration.ofMinutes(2),
-            Duration.ofMillis(50),
-            () -> {
-              try {
-                return Integer.parseInt(row(url, sql).get(0)) >= value;
-              } catch (SQLException notYet) {
-                return false; // the schema is not there yet
-              }
-            });
-    assertTrue(reached, "never " + value + ": " + sql);
+    lab.awaitAtLeast(url, sql, value);
   }
 
   private static List<String> row(String url, String sql) throws SQLException {
-    try (Connection c = lab.connect(PostgresLab.name(url));
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      List<String> cols = new ArrayList<>();
-      if (rs.next()) {
-        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-          cols.add(rs.getString(i));
-        }
-      }
-      return cols;
-    }
+    return lab.row(url, sql);
   }
 }

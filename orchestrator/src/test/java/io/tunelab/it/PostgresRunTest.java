@@ -13,10 +13,7 @@ import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,25 +46,8 @@ class PostgresRunTest {
     }
   }
 
-  /** {@code trials} trials of {@code sleep seconds}: two values of a parameter, repeated. */
   private Path matrix(String name, int cells, int repeat, String seconds) throws Exception {
-    List<String> values = new ArrayList<>();
-    for (int i = 1; i <= cells; i++) {
-      values.add(Integer.toString(i));
-    }
-    Path m = dir.resolve(name + ".yaml");
-    Files.writeString(
-        m,
-        "name: "
-            + name
-            + "\nmatrix:\n  n: ["
-            + String.join(", ", values)
-            + "]\nrepeat: "
-            + repeat
-            + "\nworkload:\n  command: sleep "
-            + seconds
-            + "\n");
-    return m;
+    return PostgresLab.sleepMatrix(dir, name, cells, repeat, seconds);
   }
 
   @Test
@@ -482,31 +462,10 @@ class PostgresRunTest {
   }
 
   private static void awaitRow(String url, String sql, String value) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (System.nanoTime() < deadline) {
-      try {
-        if (Integer.parseInt(row(url, sql).get(0)) >= Integer.parseInt(value)) {
-          return;
-        }
-      } catch (SQLException notYet) {
-        // the schema is not there yet
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("never " + value + ": " + sql);
+    lab.awaitAtLeast(url, sql, Long.parseLong(value));
   }
 
   private static List<String> row(String url, String sql) throws SQLException {
-    try (Connection c = lab.connect(PostgresLab.name(url));
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      List<String> cols = new ArrayList<>();
-      if (rs.next()) {
-        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-          cols.add(rs.getString(i));
-        }
-      }
-      return cols;
-    }
+    return lab.row(url, sql);
   }
 }
