@@ -388,7 +388,7 @@ final class AgentHarness {
         // already closed
       }
       try {
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        if (!process.waitFor(Tools.millis(5000), TimeUnit.MILLISECONDS)) {
           process.destroyForcibly();
         }
       } catch (InterruptedException e) {

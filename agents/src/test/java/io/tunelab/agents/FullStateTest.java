@@ -68,7 +68,8 @@ class FullStateTest {
     private static void run(String... command) throws IOException, InterruptedException {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes());
-      assertTrue(process.waitFor(30, TimeUnit.SECONDS), String.join(" ", command));
+      assertTrue(
+          process.waitFor(Tools.millis(30000), TimeUnit.MILLISECONDS), String.join(" ", command));
       assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
     }
   }

@@ -79,7 +79,8 @@ class LoopDeviceTest {
     private static String run(String... command) throws IOException, InterruptedException {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      if (!process.waitFor(Tools.millis(30000), TimeUnit.MILLISECONDS)
+          || process.exitValue() != 0) {
         throw new IllegalStateException(String.join(" ", command) + ": " + out);
       }
       return out.trim();

@@ -127,7 +127,7 @@ class ServeTest {
       server.request("hello");
 
       Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(server.pid())).start();
-      assertTrue(kill.waitFor(5, TimeUnit.SECONDS));
+      assertTrue(kill.waitFor(Tools.millis(5000), TimeUnit.MILLISECONDS));
       assertEquals(0, kill.exitValue());
       Thread.sleep(100);
 

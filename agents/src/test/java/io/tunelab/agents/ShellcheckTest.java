@@ -45,7 +45,7 @@ class ShellcheckTest {
             .redirectErrorStream(true)
             .start();
     String findings = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "shellcheck hung");
+    assertTrue(process.waitFor(Tools.millis(60000), TimeUnit.MILLISECONDS), "shellcheck hung");
 
     assertEquals("", findings);
     assertEquals(0, process.exitValue());

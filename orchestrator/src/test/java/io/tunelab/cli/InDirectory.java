@@ -2,6 +2,7 @@ package io.tunelab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ final class InDirectory {
     pb.environment().remove("TUNELAB_DB");
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), out);
+    assertTrue(p.waitFor(TestTime.seconds(120), TimeUnit.SECONDS), out);
     return new Result(p.exitValue(), out);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -74,7 +75,7 @@ class CellRecoveryTest {
 
   private void kill(Process p) throws Exception {
     p.destroyForcibly();
-    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(10), TimeUnit.SECONDS));
   }
 
   @Test
@@ -86,7 +87,8 @@ class CellRecoveryTest {
       Thread.sleep(20);
     }
     new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the run stops soon after Ctrl-C");
+    assertTrue(
+        p.waitFor(TestTime.seconds(20), TimeUnit.SECONDS), "the run stops soon after Ctrl-C");
     assertEquals(
         List.of(
             "setup 1 lun-1",

@@ -42,7 +42,7 @@ class CrashRecoveryTest {
   private Path runAndKill(Path db, int seq) throws Exception {
     Process p = startAndWaitFor(db, seq, "sleep 0.4");
     p.destroyForcibly();
-    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(10), TimeUnit.SECONDS));
     return dir.resolve("m.yaml");
   }
 
@@ -98,7 +98,7 @@ class CrashRecoveryTest {
     Path db = dir.resolve("t.db");
     Process p = startAndWaitFor(db, 2, "sleep 0.3");
     new ProcessBuilder("kill", "-HUP", Long.toString(p.pid())).start().waitFor();
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ends by itself");
+    assertTrue(p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS), "the run ends by itself");
     assertEquals(0, p.exitValue(), Files.readString(dir.resolve("out.txt")));
     assertEquals(
         List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));

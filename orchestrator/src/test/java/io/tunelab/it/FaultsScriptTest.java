@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class FaultsScriptTest {
     pb.environment().put("FAULTS_ROWS", "1 2 3 4 5 6 7 8 9 10 11");
     pb.environment().remove("TUNELAB_STATE");
     Process p = pb.start();
-    boolean ended = p.waitFor(15, TimeUnit.MINUTES);
+    boolean ended = p.waitFor(TestTime.seconds(900), TimeUnit.SECONDS);
     if (!ended) {
       p.descendants().forEach(ProcessHandle::destroy);
       p.destroy();

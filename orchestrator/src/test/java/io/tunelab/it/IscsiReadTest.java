@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -82,9 +83,9 @@ class IscsiReadTest {
         // tgtd ignores TERM while it has targets: remove them and shut it down as tgt's scripts do
         answers("--op delete --mode target --tid 1 --force");
         answers("--op delete --mode system");
-        if (!tgtd.waitFor(15, TimeUnit.SECONDS)) {
+        if (!tgtd.waitFor(TestTime.seconds(15), TimeUnit.SECONDS)) {
           tgtd.destroyForcibly();
-          tgtd.waitFor(10, TimeUnit.SECONDS);
+          tgtd.waitFor(TestTime.seconds(10), TimeUnit.SECONDS);
         }
         Files.deleteIfExists(Path.of("/run/tgtd/socket." + PORT));
         Files.deleteIfExists(Path.of("/run/tgtd/socket." + PORT + ".lock"));
@@ -173,7 +174,7 @@ class IscsiReadTest {
         read = Arrays.copyOf(first, first.length + rest.length);
         System.arraycopy(rest, 0, read, first.length, rest.length);
       }
-      Run done = run.get(60, TimeUnit.SECONDS);
+      Run done = run.get(TestTime.seconds(60), TimeUnit.SECONDS);
       assertEquals(0, done.exit(), done.err());
       assertTrue(done.err().contains("4194304 bytes"), done.err());
       assertEquals(-1, Arrays.mismatch(read, 0, 4 << 20, image, 0, 4 << 20));
@@ -261,7 +262,8 @@ class IscsiReadTest {
               .redirectOutput(out.toFile())
               .redirectError(err.toFile())
               .start();
-      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "iscsi-read " + args + " still runs");
+      assertTrue(
+          p.waitFor(TestTime.seconds(120), TimeUnit.SECONDS), "iscsi-read " + args + " still runs");
       return new Run(
           p.exitValue(), Files.readAllLines(out), Files.readString(err, StandardCharsets.UTF_8));
     } finally {

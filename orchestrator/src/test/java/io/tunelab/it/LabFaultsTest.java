@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -74,7 +75,7 @@ class LabFaultsTest {
     killServerSshd(true);
     Thread.sleep(2000);
     lab("up");
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertTrue(r.all().contains("host server reconnected after"), r.all());
@@ -101,7 +102,7 @@ class LabFaultsTest {
       resumed = Instant.now();
       signal("CONT", sshd);
     }
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
@@ -122,7 +123,7 @@ class LabFaultsTest {
 
     long agent = Long.parseLong(Files.readString(HOSTSIDE.resolve("server/agent/lock/pid")).trim());
     LoopDisk.sh("kill -KILL " + agent);
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
@@ -142,7 +143,7 @@ class LabFaultsTest {
     waitForTrial(db, 2);
 
     LoopDisk.sh("kill -KILL " + agentPid("client"));
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
@@ -161,7 +162,7 @@ class LabFaultsTest {
     waitForTrial(db, 2);
 
     LoopDisk.sh("kill -KILL " + agentPid("server"));
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(1, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "3 ok"), attempts(db), r.all());
@@ -180,7 +181,7 @@ class LabFaultsTest {
     waitForTrial(db, 2);
 
     killServerSshd(true);
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(1, r.code(), r.all());
     assertFalse(r.all().contains("Exception"), r.all());
@@ -215,7 +216,7 @@ class LabFaultsTest {
     waitForTrial(db, 2);
 
     fakeServerReboot("0badb007-0000-4000-8000-000000000002");
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertTrue(r.all().contains("host server rebooted (boot id"), r.all());
@@ -263,7 +264,7 @@ class LabFaultsTest {
 
     // A reboot took what the cell's steps made: the retried trial needs them made again.
     fakeServerReboot("0badb007-0000-4000-8000-000000000003");
-    Cli.Result r = run.get(90, TimeUnit.SECONDS);
+    Cli.Result r = run.get(TestTime.seconds(90), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertTrue(r.all().contains("host server rebooted: setting the cell up again"), r.all());
@@ -366,7 +367,7 @@ class LabFaultsTest {
     sshd.descendants().forEach(ProcessHandle::destroyForcibly);
     if (listener) {
       sshd.destroyForcibly();
-      sshd.onExit().get(10, TimeUnit.SECONDS);
+      sshd.onExit().get(TestTime.seconds(10), TimeUnit.SECONDS);
     }
   }
 

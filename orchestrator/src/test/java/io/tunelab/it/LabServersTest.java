@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -122,7 +123,7 @@ class LabServersTest {
     LoopDisk.sh("kill -9 $(cat " + state.resolve("server/ganesha.pid") + ")");
     Process p = new ProcessBuilder(lab.toString(), "status").redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS));
     assertEquals(1, p.exitValue(), out);
     assertTrue(out.contains("ganesha DOWN") && out.contains("export FAILS"), out);
 
@@ -180,7 +181,7 @@ class LabServersTest {
       Thread.sleep(10);
     }
     LoopDisk.sh("kill -9 -- -" + up.pid() + " 2>/dev/null || true");
-    assertTrue(up.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(up.waitFor(TestTime.seconds(10), TimeUnit.SECONDS));
     assertTrue(Files.exists(mark), "up never made " + reached + ": " + Files.readString(log));
     Set<Long> pids = labProcesses();
     assertFalse(pids.isEmpty(), "the killed up left nothing running: " + Files.readString(log));

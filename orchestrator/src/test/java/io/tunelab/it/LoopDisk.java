@@ -1,5 +1,6 @@
 package io.tunelab.it;
 
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ final class LoopDisk implements AutoCloseable {
   static String sh(String command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(List.of("sh", "-c", command)).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+    if (!p.waitFor(TestTime.seconds(120), TimeUnit.SECONDS) || p.exitValue() != 0) {
       throw new IOException("'" + command + "' failed: " + out);
     }
     return out;

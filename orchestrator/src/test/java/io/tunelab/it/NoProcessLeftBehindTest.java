@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -56,7 +57,8 @@ class NoProcessLeftBehindTest {
 
   private int runToEnd(String... args) throws Exception {
     Process p = tunelab(args).start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tunelab " + String.join(" ", args));
+    assertTrue(
+        p.waitFor(TestTime.seconds(120), TimeUnit.SECONDS), "tunelab " + String.join(" ", args));
     return p.exitValue();
   }
 
@@ -149,7 +151,7 @@ class NoProcessLeftBehindTest {
     Process p =
         startAndWaitForATrial(matrix("sh -c 'sleep 30 & sleep 30'", ""), dir.resolve("t.db"));
     new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(30), TimeUnit.SECONDS));
     assertNoneLeft("after Ctrl-C", 5);
   }
 
@@ -158,7 +160,7 @@ class NoProcessLeftBehindTest {
     Process p =
         startAndWaitForATrial(matrix("sh -c 'sleep 30 & sleep 30'", ""), dir.resolve("t.db"));
     p.destroyForcibly();
-    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(10), TimeUnit.SECONDS));
     assertNoneLeft("after kill -9 and the agent's 2 s grace period", 15);
   }
 
@@ -167,7 +169,7 @@ class NoProcessLeftBehindTest {
     Path db = dir.resolve("t.db");
     Process p = startAndWaitForATrial(matrix("sh -c 'sleep 30 & sleep 30'", ""), db);
     p.destroyForcibly();
-    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(10), TimeUnit.SECONDS));
     runToEnd("restore", "--db", db.toString());
     assertNoneLeft("after kill -9 and restore", 5);
   }

@@ -94,7 +94,7 @@ class PostgresRunTest {
     // Three seconds in: the plan and the first trials are on the server.
     awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
     LoopDisk.sh(Lab.root().resolve("lab/postgres") + " restart");
-    Cli.Result r = run.get(5, TimeUnit.MINUTES);
+    Cli.Result r = run.get(TestTime.seconds(300), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertEquals(
@@ -328,7 +328,7 @@ class PostgresRunTest {
       try {
         awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
       } finally {
-        run.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+        run.destroyForcibly().waitFor(TestTime.seconds(60), TimeUnit.SECONDS);
       }
       assertEquals(List.of("running"), row(url, "SELECT status FROM experiments"));
       assertTrue(Files.exists(marker));
@@ -369,7 +369,9 @@ class PostgresRunTest {
     // Two testbeds: each worker's agent keeps its lock and journal in a directory of its own.
     Process a = worker(url, "nightly", "bed-a", "--drain").start();
     Process b = worker(url, "nightly", "bed-b", "--drain").start();
-    assertTrue(a.waitFor(5, TimeUnit.MINUTES) && b.waitFor(5, TimeUnit.MINUTES));
+    assertTrue(
+        a.waitFor(TestTime.seconds(300), TimeUnit.SECONDS)
+            && b.waitFor(TestTime.seconds(300), TimeUnit.SECONDS));
 
     String outA = Files.readString(dir.resolve("worker-bed-a.log"));
     String outB = Files.readString(dir.resolve("worker-bed-b.log"));
@@ -405,7 +407,7 @@ class PostgresRunTest {
     try {
       awaitRow(url, "SELECT count(*) FROM trials WHERE status = 'ok'", "2");
     } finally {
-      first.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+      first.destroyForcibly().waitFor(TestTime.seconds(60), TimeUnit.SECONDS);
     }
     String gone = Files.readString(dir.resolve("worker-bed.log"));
     // Another testbed may not take it; once the lease has run out, this testbed's next may.
@@ -419,7 +421,7 @@ class PostgresRunTest {
             + " * 1000)::bigint",
         "1");
     Process next = worker(url, "q", "bed", "--drain").start();
-    assertTrue(next.waitFor(5, TimeUnit.MINUTES));
+    assertTrue(next.waitFor(TestTime.seconds(300), TimeUnit.SECONDS));
     String out = Files.readString(dir.resolve("worker-bed.log"));
 
     assertEquals(0, next.exitValue(), gone + out);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -131,12 +132,12 @@ class UnattendedRunTest {
       assertTrue(s.out().matches("(?s).*  eta:        \\d+s, about .*"), s.out());
       assertTrue(
           s.out().contains(" trial: [1/6] read_ahead_kb=1024 rep 1: "), "last event: " + s.out());
-      assertTrue(p.waitFor(90, TimeUnit.SECONDS), "the run ends by itself");
+      assertTrue(p.waitFor(TestTime.seconds(90), TimeUnit.SECONDS), "the run ends by itself");
       assertEquals(0, p.exitValue(), Files.readString(dir.resolve("out.txt")));
       assertFalse(Cli.tunelab("status", "--db", db.toString()).out().contains("now:"));
     } finally {
       p.destroy();
-      p.waitFor(30, TimeUnit.SECONDS);
+      p.waitFor(TestTime.seconds(30), TimeUnit.SECONDS);
     }
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ final class VmFaults {
 
     VmLab.lab(2, "kill", "client");
     VmLab.lab(5, "power-cycle", "client");
-    Cli.Result r = run.get(10, TimeUnit.MINUTES);
+    Cli.Result r = run.get(TestTime.seconds(600), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), LabFaultsTest.attempts(db), r.all());
@@ -69,7 +70,7 @@ final class VmFaults {
     VmLab.lab(1, "pause", "server");
     Thread.sleep(20_000); // the hang itself
     VmLab.lab(1, "resume", "server");
-    Cli.Result r = run.get(10, TimeUnit.MINUTES);
+    Cli.Result r = run.get(TestTime.seconds(600), TimeUnit.SECONDS);
 
     assertEquals(0, r.code(), r.all());
     // the trial hit ends ok after the hang, or was lost and ran again: ok exactly once

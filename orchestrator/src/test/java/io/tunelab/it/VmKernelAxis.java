@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -137,7 +138,7 @@ final class VmKernelAxis {
     }
     assertTrue(booting, Files.readString(dir.resolve("killed.out")));
     p.destroyForcibly();
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertTrue(p.waitFor(TestTime.seconds(30), TimeUnit.SECONDS));
 
     Cli.Result r =
         Cli.tunelab("resume", "1", "--hosts", VmLab.inventory().toString(), "--db", db.toString());

@@ -2,6 +2,7 @@ package io.tunelab.it;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.tunelab.testing.TestTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ final class VmLab {
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
+    if (!p.waitFor(TestTime.seconds(120), TimeUnit.SECONDS) || p.exitValue() != 0) {
       p.destroyForcibly();
       throw new IOException("lab/vm ssh " + host + " '" + command + "' failed: " + out);
     }

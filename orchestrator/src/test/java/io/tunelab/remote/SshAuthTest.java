@@ -214,7 +214,7 @@ class SshAuthTest {
       assertEquals("ok\n", echo(fx, spec));
     } finally {
       agent.destroy();
-      agent.waitFor(5, TimeUnit.SECONDS);
+      agent.waitFor(TestTime.seconds(5), TimeUnit.SECONDS);
     }
   }
 

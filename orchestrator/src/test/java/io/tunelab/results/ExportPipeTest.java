@@ -3,6 +3,7 @@ package io.tunelab.results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.TestTime;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,9 @@ class ExportPipeTest {
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       assertTrue(r.readLine().startsWith("experiment_id,"));
     }
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "export did not end after its reader left");
+    assertTrue(
+        p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS),
+        "export did not end after its reader left");
     assertEquals("", Files.readString(dir.resolve("stderr")));
     assertEquals(0, p.exitValue());
   }
@@ -55,7 +58,8 @@ class ExportPipeTest {
   @Test
   void aFullDiskIsStillAnError() throws Exception {
     Process p = export(database(), ProcessBuilder.Redirect.to(Path.of("/dev/full").toFile()));
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "export did not end on a full disk");
+    assertTrue(
+        p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS), "export did not end on a full disk");
     String err = Files.readString(dir.resolve("stderr"));
     assertEquals(3, p.exitValue(), err);
     assertTrue(err.contains("cannot write standard output"), err);

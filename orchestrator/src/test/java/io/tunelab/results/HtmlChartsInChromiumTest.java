@@ -9,6 +9,7 @@ import io.tunelab.store.Fixtures;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Prerequisites;
+import io.tunelab.testing.TestTime;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -219,7 +220,7 @@ class HtmlChartsInChromiumTest {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
-    if (!p.waitFor(90, TimeUnit.SECONDS)) {
+    if (!p.waitFor(TestTime.seconds(90), TimeUnit.SECONDS)) {
       p.destroyForcibly();
       fail("chromium did not finish within 90 s: " + command);
     }

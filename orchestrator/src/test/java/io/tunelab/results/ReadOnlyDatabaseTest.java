@@ -8,6 +8,7 @@ import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.Prerequisites;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,7 +52,7 @@ class ReadOnlyDatabaseTest {
   private static void sh(String... argv) throws Exception {
     Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", argv));
+    assertTrue(p.waitFor(TestTime.seconds(30), TimeUnit.SECONDS), String.join(" ", argv));
     assertEquals(0, p.exitValue(), String.join(" ", argv) + ": " + out);
   }
 

@@ -73,7 +73,7 @@ public final class ReleaseArchive {
     Process p = pb.start();
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
+    if (!p.waitFor(TestTime.seconds(600), TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(command + " did not finish within 10 minutes");
     }
