@@ -1,5 +1,6 @@
 package io.tunelab.run;
 
+import io.tunelab.Backoff;
 import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.Facts;
@@ -344,9 +345,11 @@ final class HostBoots {
    */
   private Facts await(String host, String before, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, interrupted);
+    // The deadline is looked at after each try, not by the pauses: a try at the end still counts.
+    Backoff backoff =
+        new Backoff(FIRST_PAUSE, LONGEST_PAUSE, timeout.plus(LONGEST_PAUSE), interrupted);
     while (true) {
-      backoff.sleep();
+      backoff.pause();
       if (interrupted.getAsBoolean()) {
         throw new HostRecovery.HostLost("interrupted while host " + host + " boots");
       }

@@ -1,5 +1,6 @@
 package io.tunelab.run;
 
+import io.tunelab.Backoff;
 import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentException;
 import io.tunelab.agent.Facts;
@@ -199,8 +200,7 @@ final class HostRecovery {
     Duration budget = recovery.reconnect();
     out.accept("host " + host + ": reconnecting for up to " + Durations.format(budget) + " …");
     long began = System.nanoTime();
-    long deadline = began + budget.toNanos();
-    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, interrupted);
+    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, budget, interrupted);
     String last = "no attempt made";
     while (true) {
       if (interrupted.getAsBoolean()) {
@@ -245,8 +245,7 @@ final class HostRecovery {
         }
         last = e.getMessage();
       }
-      long now = System.nanoTime();
-      if (now + backoff.next().toNanos() > deadline) {
+      if (!backoff.pause() && !interrupted.getAsBoolean()) {
         throw new HostLost(
             "host "
                 + host
@@ -255,7 +254,6 @@ final class HostRecovery {
                 + " (reconnect); last error: "
                 + last);
       }
-      backoff.sleep();
     }
   }
 

@@ -1,10 +1,10 @@
 package io.tunelab.store.postgres;
 
+import io.tunelab.Backoff;
 import io.tunelab.TunelabException;
 import io.tunelab.store.ClaimLost;
 import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.sql.Backoff;
 import io.tunelab.store.sql.QueryRows;
 import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sqlite.StorageFailure;
@@ -131,7 +131,7 @@ public final class PostgresDatabase extends Transactions {
 
   @Override
   public synchronized <T> T transaction(String what, Work<T> work) {
-    Backoff backoff = new Backoff(session.budget(), FIRST_PAUSE);
+    Backoff backoff = Backoff.within(session.budget(), FIRST_PAUSE);
     while (true) {
       try {
         return once(work);

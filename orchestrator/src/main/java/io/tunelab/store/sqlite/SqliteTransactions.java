@@ -1,8 +1,8 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Backoff;
 import io.tunelab.TunelabException;
 import io.tunelab.store.ResultTable;
-import io.tunelab.store.sql.Backoff;
 import io.tunelab.store.sql.Migrations;
 import io.tunelab.store.sql.SqlDialect;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ final class SqliteTransactions extends Transactions {
 
   @Override
   public synchronized <T> T transaction(String what, Work<T> work) {
-    Backoff backoff = new Backoff(busyBudget, FIRST_PAUSE);
+    Backoff backoff = Backoff.within(busyBudget, FIRST_PAUSE);
     while (true) {
       try {
         return once(work);
