@@ -822,7 +822,7 @@ echo
 echo "bench/faults.sh $COUNT  (seed $SEED; $(date -u +%F); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '| # | fault | what happened | lost | dup | knobs | procs | time |\n'
 printf '|---|-------|---------------|------|-----|-------|-------|------|\n'
-for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
+for n in $(seq 1 19); do
   [ -n "${NAMES[$n]:-}" ] || continue
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "${NAMES[$n]}" "${DONE[$n]}" \
     "${LOST[$n]}" "${DUP[$n]}" "${KNOBS[$n]}" "${LEFT[$n]}" "${TIME[$n]}"
