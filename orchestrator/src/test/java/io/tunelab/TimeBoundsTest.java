@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class TimeBoundsTest {
   private static final Pattern LITERAL =
       Pattern.compile(
-          "\\b(waitFor|get|await|poll|join|tryAcquire|offer)\\(\\d+,\\s*(TimeUnit\\.)?"
+          "\\b(waitFor|get|await|poll|join|tryAcquire|offer)\\(\\s*\\d+L?\\s*,\\s*(TimeUnit\\.)?"
               + "(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS)\\)");
 
   @Test

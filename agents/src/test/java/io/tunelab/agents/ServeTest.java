@@ -129,10 +129,10 @@ class ServeTest {
       Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(server.pid())).start();
       assertTrue(kill.waitFor(Tools.millis(5000), TimeUnit.MILLISECONDS));
       assertEquals(0, kill.exitValue());
-      Thread.sleep(100);
 
-      assertTrue(server.isAlive());
+      // The signal was queued before this request: an answer means the agent handled it and lived.
       assertEquals(0, server.request("hello").rc());
+      assertTrue(server.isAlive());
     }
   }
 
