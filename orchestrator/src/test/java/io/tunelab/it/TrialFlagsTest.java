@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
@@ -210,5 +211,46 @@ class TrialFlagsTest {
     Cli.Result report = Cli.tunelab("report", "--db", run.db().toString());
     assertTrue(
         report.out().contains("trial(s) flagged: cache " + buffered + " (local)"), report.all());
+  }
+
+  /** The cache flags of each trial of a dd job's run, in run order. */
+  private List<List<String>> ddCacheFlags(String name, String dd) throws Exception {
+    Path runDir = Files.createDirectories(dir.resolve(name));
+    WorkloadRun run =
+        WorkloadRun.of(
+            runDir,
+            """
+            name: NAME
+            repeat: 3
+            setup:
+              - run: dd if=/dev/urandom of=FILE bs=1M count=16 status=none
+            workload:
+              dd: DD
+            """
+                .replace("NAME", name)
+                .replace("FILE", dir.resolve("just-written").toString())
+                .replace("DD", dd));
+    assertEquals(3, run.summary().ok(), run.out().toString());
+    return run.rows(
+        "select (select count(*) from trial_flags f where f.trial_id = t.id"
+            + " and f.flag = 'cache') from trials t order by t.id");
+  }
+
+  @Test
+  void aDdJobTellsItsDirectionItsBufferedReadIsFlaggedItsDirectReadIsNot() throws Exception {
+    List<List<String>> buffered =
+        ddCacheFlags(
+            "buffered",
+            "{input: " + dir.resolve("just-written") + ", output: /dev/null, bs: 1M, count: 16}");
+    List<List<String>> direct =
+        ddCacheFlags(
+            "direct",
+            "{input: /dev/"
+                + disk.dev
+                + ", output: /dev/null, bs: 1M, count: 16, flags: [iflag=direct]}");
+
+    assertTrue(
+        buffered.stream().filter(r -> r.equals(List.of("1"))).count() >= 2, buffered.toString());
+    assertEquals(List.of(List.of("0"), List.of("0"), List.of("0")), direct);
   }
 }
