@@ -10,7 +10,8 @@ HEALTH_LINE_CAP=240
 # The figures, one line each: boot_id, cursor (where the kernel log ends, "kmsg:SEQ" or
 # "dmesg:SECONDS"; absent when the log is unreadable), pswpin, pswpout, throttle (the sum of
 # the thermal throttle counters; empty without any), cpufreq (each cpu's governor and
-# limits, grouped; empty without cpufreq). With a "cursor<TAB>C" payload, also klines (how
+# limits, grouped; empty without cpufreq), disk_read and disk_written (bytes since boot of the
+# block devices nothing else is built on). With a "cursor<TAB>C" payload, also klines (how
 # many lines of level warning or worse the kernel logged after C) and up to HEALTH_LINES of
 # them as kline. dd, which can read /dev/kmsg without blocking at its end, and one awk:
 # this runs twice per trial on every host.
@@ -24,10 +25,19 @@ verb_health() {
       ;;
   esac
   printf 'boot_id\t%s\n' "$BOOT"
+  # A disk under LVM, RAID or dm-crypt (itself or through a partition) is counted through the
+  # device on top of it: its bytes are the same bytes once more.
+  he_devs=' '
+  for he_dev in /sys/block/*; do
+    for he_held in "$he_dev"/holders/* "$he_dev"/*/holders/*; do
+      [ -e "$he_held" ] && continue 2
+    done
+    he_devs="$he_devs${he_dev##*/} "
+  done
   dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null |
-    awk -v cursor="$he_cursor" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK"'
+    awk -v cursor="$he_cursor" -v devs="$he_devs" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK"'
       BEGIN {
-        throttled = 0; counters = 0
+        throttled = 0; counters = 0; disks = 0; read = 0; written = 0
         for (i = 1; i < ARGC; i++) {
           f = ARGV[i]
           if ((getline v < f) <= 0) continue
@@ -35,6 +45,13 @@ verb_health() {
             do {
               split(v, kv, " ")
               if (kv[1] == "pswpin" || kv[1] == "pswpout") swap[kv[1]] = kv[2]
+            } while ((getline v < f) > 0)
+          } else if (f == "/proc/diskstats") {
+            disks = 1
+            do {
+              if (split(v, d, " ") >= 10 && index(devs, " " d[3] " ")) {
+                read += d[6]; written += d[10]
+              }
             } while ((getline v < f) > 0)
           } else if (f ~ /_throttle_count$/) {
             throttled += v; counters++
@@ -85,6 +102,9 @@ verb_health() {
         print "pswpin\t" swap["pswpin"]
         print "pswpout\t" swap["pswpout"]
         print "throttle\t" (counters ? throttled : "")
+        # Sectors of 512 bytes whatever the device; printf, since print would write a number
+        # beyond 2^31 as %.6g in mawk.
+        if (disks) printf "disk_read\t%.0f\ndisk_written\t%.0f\n", read * 512, written * 512
         state = ""
         for (i = 1; i <= ncpu; i++) {
           c = cpus[i]
@@ -95,7 +115,7 @@ verb_health() {
         for (i = 1; i <= ng; i++) state = state (i > 1 ? "; " : "") group[order[i]] " " order[i]
         print "cpufreq\t" state
         if (want) print "klines\t" n
-      }' /proc/vmstat \
+      }' /proc/vmstat /proc/diskstats \
     /sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/*_throttle_count \
     /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor \
     /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_min_freq \

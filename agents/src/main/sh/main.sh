@@ -21,6 +21,7 @@ dispatch() {
     sync) verb_sync ;;
     cancel) verb_cancel ;;
     health) verb_health ;;
+    noise) verb_noise ;;
     *)
       err "unknown verb: $1"
       return 2

@@ -33,6 +33,8 @@ class HealthTest {
     assertTrue(health.value("pswpout").orElseThrow().matches("[0-9]+"));
     assertTrue(health.value("throttle").orElseThrow().matches("[0-9]*"));
     assertTrue(health.value("cpufreq").isPresent());
+    assertTrue(health.value("disk_read").orElseThrow().matches("[0-9]+"));
+    assertTrue(health.value("disk_written").orElseThrow().matches("[0-9]+"));
     assertEquals(List.of(), health.rest("klines"), "no cursor, no lines");
     assertTrue(
         health.value("cursor").orElse("kmsg:0").matches("(kmsg:[0-9]+|dmesg:[0-9.]+)"),
@@ -82,6 +84,31 @@ class HealthTest {
     assertEquals(List.of(), health.rest("kline"));
     assertEquals("0", health.value("klines").orElseThrow());
     assertTrue(health.value("pswpin").orElseThrow().matches("[0-9]+"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aWriteThatReachesTheDiskIsInDiskWritten(String shell, @TempDir Path dir) throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    long before = Long.parseLong(agent.call("health").value("disk_written").orElseThrow());
+    int mib = 8;
+    Process dd =
+        new ProcessBuilder(
+                "dd",
+                "if=/dev/zero",
+                "of=" + dir.resolve("synced"),
+                "bs=1M",
+                "count=" + mib,
+                "conv=fsync",
+                "status=none")
+            .inheritIO()
+            .start();
+    assertEquals(0, dd.waitFor());
+
+    long after = Long.parseLong(agent.call("health").value("disk_written").orElseThrow());
+
+    // Other writers on this machine only add to it.
+    assertTrue(after - before >= mib << 20, before + " -> " + after);
   }
 
   private static void kmsg(String line) throws IOException {

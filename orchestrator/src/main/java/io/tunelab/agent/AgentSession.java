@@ -192,6 +192,11 @@ public final class AgentSession implements AutoCloseable {
             READ_TIMEOUT));
   }
 
+  /** What on the host makes a benchmark noisy, as the agent's {@code noise} reads it. */
+  public NoiseFigures noise() {
+    return NoiseFigures.from(require(AgentVerb.NOISE, List.of(), READ_TIMEOUT));
+  }
+
   /** Journals, writes and reads back as {@code lines} say; a failed write is in the result. */
   public ApplyResult apply(List<ApplyLine> lines) {
     return ApplyResult.from(outcome(AgentVerb.APPLY, ApplyPayload.of(lines), PHASE_TIMEOUT));

@@ -17,7 +17,8 @@ public enum AgentVerb {
   DROP_CACHES("drop-caches"),
   SYNC("sync"),
   CANCEL("cancel"),
-  HEALTH("health");
+  HEALTH("health"),
+  NOISE("noise");
 
   private final String wire;
 

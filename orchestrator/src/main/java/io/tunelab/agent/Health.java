@@ -14,6 +14,9 @@ import java.util.List;
  * @param pswpout pages swapped out since boot, or -1 when not reported
  * @param throttle the sum of the CPUs' thermal throttle counters, or -1 without any
  * @param cpufreq every CPU's governor and frequency limits, grouped; empty without cpufreq
+ * @param diskRead bytes read since boot from the block devices nothing else is built on, or -1 when
+ *     not reported
+ * @param diskWritten bytes written since boot to those devices, or -1 when not reported
  * @param kernelLines how many lines of level warning or worse the kernel logged after the cursor
  *     asked about (0 without one)
  * @param firstLines the first of those lines, as the kernel logged them
@@ -25,6 +28,8 @@ public record Health(
     long pswpout,
     long throttle,
     String cpufreq,
+    long diskRead,
+    long diskWritten,
     int kernelLines,
     List<String> firstLines) {
 
@@ -39,6 +44,8 @@ public record Health(
     long out = -1;
     long throttle = -1;
     String cpufreq = "";
+    long read = -1;
+    long written = -1;
     int count = 0;
     List<String> lines = new ArrayList<>();
     for (String line : answer.lines()) {
@@ -50,12 +57,14 @@ public record Health(
         case "pswpout" -> out = number(kv[1]);
         case "throttle" -> throttle = number(kv[1]);
         case "cpufreq" -> cpufreq = kv[1];
+        case "disk_read" -> read = number(kv[1]);
+        case "disk_written" -> written = number(kv[1]);
         case "klines" -> count = (int) Math.max(0, Math.min(Integer.MAX_VALUE, number(kv[1])));
         case "kline" -> lines.add(Answer.relayed(kv[1]));
         default -> {} // a figure a newer agent adds
       }
     }
-    return new Health(bootId, cursor, in, out, throttle, cpufreq, count, lines);
+    return new Health(bootId, cursor, in, out, throttle, cpufreq, read, written, count, lines);
   }
 
   private static long number(String text) {

@@ -1,9 +1,9 @@
 package io.tunelab.cli;
 
+import io.tunelab.matrix.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** How {@code tunelab hosts facts} prints its {@link HostDescription}s: a table or JSON. */
@@ -41,7 +41,7 @@ final class HostFactsOutput {
       for (HostDescription.Device d : h.devices()) {
         List<String> row = new ArrayList<>();
         row.add(d.name());
-        row.add(d.sectors() < 0 ? "-" : size(d.sectors() * 512));
+        row.add(d.sectors() < 0 ? "-" : Sizes.show(d.sectors() * 512));
         String rotational = d.queue().get("rotational");
         row.add(rotational == null ? "-" : rotational.equals("1") ? "yes" : "no");
         String line = d.schedulerLine().trim();
@@ -73,7 +73,7 @@ final class HostFactsOutput {
         .append(", ")
         .append(h.cpus())
         .append(" CPUs, ")
-        .append(size(h.memKb() * 1024))
+        .append(Sizes.show(h.memKb() * 1024))
         .append(" memory, hostname ")
         .append(h.hostname())
         .append("\n");
@@ -147,21 +147,6 @@ final class HostFactsOutput {
   /** A decimal integer as a number, anything else as it is (null stays null). */
   private static Object number(String value) {
     return value != null && value.matches("-?[0-9]{1,18}") ? Long.parseLong(value) : value;
-  }
-
-  /** Bytes in binary units with one decimal below 10: {@code 256 GiB}, {@code 3.8 GiB}. */
-  static String size(long bytes) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = bytes;
-    int u = 0;
-    while (v >= 1024 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    if (u == 0 || v >= 10 || v == Math.rint(v)) {
-      return Math.round(v) + " " + units[u];
-    }
-    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
   /** Columns padded to their widest cell, two blanks apart, without trailing blanks. */

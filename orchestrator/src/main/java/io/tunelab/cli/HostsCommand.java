@@ -15,12 +15,13 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tunelab hosts check [--hosts FILE] [MATRIX]}: one row per host and check; {@code hosts
- * facts} is {@link HostFactsCommand}.
+ * {@code tunelab hosts check [--hosts FILE] [--benchmark] [MATRIX]}: one row per host and check;
+ * {@code hosts facts} is {@link HostFactsCommand}.
  */
 @Command(
     name = "hosts",
@@ -42,7 +43,8 @@ final class HostsCommand implements Runnable {
       description =
           "Connect to every host, check root (or sudo), the agent and the facts; given a matrix,"
               + " check that every knob exists and accepts every value (runs its setup and"
-              + " teardown, writes no knob). Exit 3 when anything fails.")
+              + " teardown, writes no knob). Exit 3 when anything fails. With --benchmark, the"
+              + " noise checks instead: each ok or warn, with the command that fixes it.")
   static final class Check implements Callable<Integer> {
     @Parameters(paramLabel = "MATRIX", arity = "0..1", description = "An experiment matrix.")
     Path matrix;
@@ -52,6 +54,14 @@ final class HostsCommand implements Runnable {
     @Mixin SetOption set;
 
     @Mixin FormatOption format;
+
+    @Option(
+        names = "--benchmark",
+        description =
+            "Check what makes a benchmark noisy (CPU governor and boost, swap, THP, KSM,"
+                + " irqbalance, other tuners, load, dirty pages, RAID resync) instead; writes"
+                + " nothing.")
+    boolean benchmark;
 
     @Spec CommandSpec spec;
 
@@ -75,11 +85,18 @@ final class HostsCommand implements Runnable {
         names.add(Inventory.LOCAL);
         names.addAll(inventory.names());
       }
+      PrintWriter out = spec.commandLine().getOut();
+      if (benchmark) {
+        try (SshConnector connector = new SshConnector(inventory)) {
+          out.print(NoiseText.of(HostCheck.noise(connector, names), json));
+        }
+        out.flush();
+        return 0;
+      }
       List<HostCheck.Row> rows;
       try (SshConnector connector = new SshConnector(inventory)) {
         rows = HostCheck.run(connector, names, m);
       }
-      PrintWriter out = spec.commandLine().getOut();
       if (json) {
         List<Map<String, Object>> doc = new ArrayList<>();
         for (HostCheck.Row r : rows) {

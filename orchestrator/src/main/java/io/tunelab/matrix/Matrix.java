@@ -32,6 +32,9 @@ import java.util.Map;
  * @param overrides the {@code --set NAME=VALUE} the matrix was loaded with, in the order given:
  *     stored with the experiment, so that {@code resume} loads the same matrix
  * @param onFlag what a run does with a trial its health checks flagged
+ * @param cacheFlag the share of the workload's bytes the block devices must move in a trial, below
+ *     which the trial is flagged {@code cache} (0.5; 0 never flags)
+ * @param noise what a run does when the hosts' noise checks warn before it starts
  */
 public record Matrix(
     String source,
@@ -63,7 +66,11 @@ public record Matrix(
     Recovery recovery,
     Map<String, String> params,
     Map<String, String> overrides,
-    OnFlag onFlag) {
+    OnFlag onFlag,
+    double cacheFlag,
+    Noise noise) {
+  /** The {@code cache_flag} of a matrix that gives none. */
+  public static final double DEFAULT_CACHE_FLAG = 0.5;
 
   /** The order trials run in. */
   public enum Order {

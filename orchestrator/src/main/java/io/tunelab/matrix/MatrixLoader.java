@@ -13,8 +13,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -52,6 +53,8 @@ public final class MatrixLoader {
           "retries",
           "reconnect",
           "on_flag",
+          "cache_flag",
+          "noise",
           "before_trial",
           "after_trial",
           "monitors",
@@ -59,6 +62,7 @@ public final class MatrixLoader {
   private static final List<String> ORDERS =
       List.of("sequential", "shuffle", "fewest-changes", "rounds");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final Pattern PERCENT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)%");
   private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]*");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
   private static final int MAX_REPEAT = 100_000;
@@ -217,7 +221,9 @@ public final class MatrixLoader {
                 reconnect(top.get("reconnect"))),
             Collections.unmodifiableMap(params),
             Collections.unmodifiableMap(set.given()),
-            onFlag(top.get("on_flag")));
+            onFlag(top.get("on_flag")),
+            cacheFlag(top.get("cache_flag")),
+            noise(top.get("noise")));
     if (problems.isEmpty()) {
       checkSize(matrix);
     }
@@ -452,22 +458,68 @@ public final class MatrixLoader {
   }
 
   private OnFlag onFlag(YamlNode node) {
-    String text = node == null ? null : in.text(node, "on_flag");
+    return choice(
+        node,
+        "on_flag",
+        OnFlag.values(),
+        OnFlag::text,
+        OnFlag.KEEP,
+        "what to do with a flagged trial");
+  }
+
+  private double cacheFlag(YamlNode node) {
+    String text = node == null ? null : in.text(node, "cache_flag");
     if (text == null) {
-      return OnFlag.KEEP;
+      return Matrix.DEFAULT_CACHE_FLAG;
     }
-    List<String> names = Arrays.stream(OnFlag.values()).map(OnFlag::text).toList();
-    if (!names.contains(text)) {
+    Matcher m = PERCENT.matcher(text.trim());
+    double pct = m.matches() ? Double.parseDouble(m.group(1)) : -1;
+    if (pct < 0 || pct > 100) {
       in.problem(
           node.position(),
-          "on_flag",
+          "cache_flag",
           "'"
               + text
-              + "' is not what to do with a flagged trial (keep, rerun, exclude)"
-              + DidYouMean.hint(text, names));
-      return OnFlag.KEEP;
+              + "' is not a percentage from 0% to 100%, such as 50%: a trial whose block devices"
+              + " moved less than that share of the workload's bytes is flagged cache (0% never)");
+      return Matrix.DEFAULT_CACHE_FLAG;
     }
-    return OnFlag.valueOf(text.toUpperCase(Locale.ROOT));
+    return pct / 100;
+  }
+
+  private Noise noise(YamlNode node) {
+    return choice(
+        node,
+        "noise",
+        Noise.values(),
+        Noise::text,
+        Noise.WARN,
+        "what to do when a noise check warns");
+  }
+
+  /** One of {@code values} by its text; {@code fallback} when left out or not one of them. */
+  private <E> E choice(
+      YamlNode node, String key, E[] values, Function<E, String> text, E fallback, String what) {
+    String written = node == null ? null : in.text(node, key);
+    if (written == null) {
+      return fallback;
+    }
+    List<String> names = Arrays.stream(values).map(text).toList();
+    if (!names.contains(written)) {
+      in.problem(
+          node.position(),
+          key,
+          "'"
+              + written
+              + "' is not "
+              + what
+              + " ("
+              + String.join(", ", names)
+              + ")"
+              + DidYouMean.hint(written, names));
+      return fallback;
+    }
+    return values[names.indexOf(written)];
   }
 
   /**

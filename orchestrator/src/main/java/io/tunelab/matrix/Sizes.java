@@ -1,5 +1,7 @@
 package io.tunelab.matrix;
 
+import java.util.Locale;
+
 /**
  * Byte sizes as dd takes them, in binary multiples: {@code 4096}, {@code 64K}, {@code 64M}, {@code
  * 1G}, {@code 2T}, and the same with {@code KiB}, {@code MiB}, {@code GiB}, {@code TiB}. A
@@ -8,6 +10,21 @@ package io.tunelab.matrix;
  */
 public final class Sizes {
   private Sizes() {}
+
+  /** Bytes in binary units with one decimal below 10: {@code 256 GiB}, {@code 3.8 GiB}. */
+  public static String show(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    if (u == 0 || v >= 10 || v == Math.rint(v)) {
+      return Math.round(v) + " " + units[u];
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
 
   /**
    * Parses a size to bytes.

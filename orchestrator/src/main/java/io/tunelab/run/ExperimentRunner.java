@@ -1,11 +1,13 @@
 package io.tunelab.run;
 
+import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.Facts;
 import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.Noise;
 import io.tunelab.matrix.Recovery;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.BootPlan;
@@ -184,6 +186,7 @@ public final class ExperimentRunner {
     try (Hosts hosts = Hosts.connect(matrix.roles(), connector, trace)) {
       liveHosts = hosts;
       Map<String, Facts> facts = HostFacts.gather(hosts);
+      Map<String, List<NoiseChecks.Check>> noise = noise(matrix, hosts);
       KernelPreflight.check(
           hosts, bootPlan, cells, connector, startReleases(bootPlan, facts, resumed));
       Map<String, String> vars = new LinkedHashMap<>();
@@ -217,7 +220,7 @@ public final class ExperimentRunner {
           experimentId = stored.experimentId();
           trials = stored.trials();
         }
-        recordHosts(experimentId, matrix.roles(), facts);
+        recordHosts(experimentId, matrix.roles(), facts, noise);
         store.recordVariables(experimentId, vars);
         store.setExperimentStatus(experimentId, ExperimentStatus.RUNNING);
         Map<String, HostKnobState> states = new LinkedHashMap<>();
@@ -350,13 +353,42 @@ public final class ExperimentRunner {
     return deadline != null && !clock.instant().isBefore(deadline);
   }
 
-  private void recordHosts(long experimentId, Map<String, String> roles, Map<String, Facts> facts) {
+  private void recordHosts(
+      long experimentId,
+      Map<String, String> roles,
+      Map<String, Facts> facts,
+      Map<String, List<NoiseChecks.Check>> noise) {
     roles.forEach(
-        (role, host) ->
-            store.recordHost(experimentId, role, host, HostFacts.recorded(facts.get(host))));
+        (role, host) -> {
+          Map<String, String> recorded = HostFacts.recorded(facts.get(host));
+          recorded.putAll(NoiseChecks.facts(noise.getOrDefault(host, List.of())));
+          store.recordHost(experimentId, role, host, recorded);
+        });
     List<TestbedHost> testbed = new ArrayList<>();
     roles.forEach((role, host) -> testbed.add(connector.identity(role, host)));
     store.recordTestbed(experimentId, testbed);
+  }
+
+  /**
+   * Every host's noise checks, before anything is changed on any host: their warnings printed once,
+   * or under {@code noise: strict} the run refused.
+   */
+  private Map<String, List<NoiseChecks.Check>> noise(Matrix matrix, Hosts hosts) {
+    Map<String, List<NoiseChecks.Check>> noise =
+        hosts.parallel(s -> NoiseChecks.of(s.host(), s.noise()));
+    List<String> warnings = new ArrayList<>();
+    noise.values().forEach(checks -> warnings.addAll(NoiseChecks.warnings(checks)));
+    if (!warnings.isEmpty() && matrix.noise() == Noise.STRICT) {
+      throw new TunelabException(
+          TunelabException.HOST_REFUSED,
+          "noise: strict: "
+              + warnings.size()
+              + " noise check(s) warn, so the run does not start and nothing was changed on any"
+              + " host (fix them, or set noise: warn):\n  "
+              + String.join("\n  ", warnings));
+    }
+    warnings.forEach(w -> out.accept("warning: noise: " + w));
+    return noise;
   }
 
   /** A journal left by a crashed run is replayed first, so originals are read from a clean host. */

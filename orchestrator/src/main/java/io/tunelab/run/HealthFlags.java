@@ -1,9 +1,15 @@
 package io.tunelab.run;
 
 import io.tunelab.agent.Health;
+import io.tunelab.matrix.Sizes;
 import io.tunelab.store.TrialFlag;
+import io.tunelab.workload.Transfer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /** The health flags of one host's trial, from its snapshots before and after the workload. */
 final class HealthFlags {
@@ -66,6 +72,107 @@ final class HealthFlags {
             + ", read "
             + (after == null ? "nothing (gone)" : after)
             + " after the trial");
+  }
+
+  /**
+   * A {@code cache} flag on each host whose jobs moved bytes in a direction where the block devices
+   * of every host together moved less than {@code threshold} of what all the jobs did: a client's
+   * read that an NFS or iSCSI server's disks served counts, one its page cache or the server's
+   * served does not. No flag when a host did not report its devices' bytes, or rebooted: the sum
+   * would be short.
+   *
+   * @param threshold a fraction of the workload's bytes, 0 never flags
+   * @param workload the bytes the jobs on each host say they moved
+   */
+  static List<TrialFlag> cache(
+      double threshold,
+      Map<String, Transfer> workload,
+      Map<String, Health> before,
+      Map<String, Health> after) {
+    List<TrialFlag> flags = new ArrayList<>();
+    for (String host : before.keySet()) {
+      Health b = before.get(host);
+      Health a = after.get(host);
+      if (a == null
+          || !a.bootId().equals(b.bootId())
+          || b.diskRead() < 0
+          || b.diskWritten() < 0
+          || a.diskRead() < 0
+          || a.diskWritten() < 0) {
+        return flags;
+      }
+    }
+    Map<String, List<String>> details = new LinkedHashMap<>();
+    direction(
+        "reads", threshold, workload, before, after, Transfer::read, Health::diskRead, details);
+    direction(
+        "writes",
+        threshold,
+        workload,
+        before,
+        after,
+        Transfer::written,
+        Health::diskWritten,
+        details);
+    details.forEach(
+        (host, lines) -> flags.add(new TrialFlag(host, TrialFlag.CACHE, String.join("; ", lines))));
+    return flags;
+  }
+
+  /**
+   * One direction of {@link #cache}: {@code reads: workload 32 MiB (local), block devices 12 KiB
+   * (local 12 KiB), 0.0% of it, under 50%}, added to each host whose jobs moved bytes that way.
+   */
+  private static void direction(
+      String name,
+      double threshold,
+      Map<String, Transfer> workload,
+      Map<String, Health> before,
+      Map<String, Health> after,
+      ToLongFunction<Transfer> moved,
+      ToLongFunction<Health> counter,
+      Map<String, List<String>> details) {
+    long jobs = workload.values().stream().mapToLong(moved).sum();
+    if (jobs <= 0) {
+      return;
+    }
+    long devices = 0;
+    List<String> perHost = new ArrayList<>();
+    for (String host : before.keySet()) {
+      long rose = rise(counter.applyAsLong(before.get(host)), counter.applyAsLong(after.get(host)));
+      devices += rose;
+      perHost.add(host + " " + Sizes.show(rose));
+    }
+    if (devices >= threshold * jobs) {
+      return;
+    }
+    List<String> workers =
+        workload.entrySet().stream()
+            .filter(e -> moved.applyAsLong(e.getValue()) > 0)
+            .map(e -> e.getKey() + " " + Sizes.show(moved.applyAsLong(e.getValue())))
+            .toList();
+    String detail =
+        String.format(
+            Locale.ROOT,
+            "%s: workload %s (%s), block devices %s (%s), %.1f%% of it, under %s%%",
+            name,
+            Sizes.show(jobs),
+            String.join(", ", workers),
+            Sizes.show(devices),
+            String.join(", ", perHost),
+            100.0 * devices / jobs,
+            percent(threshold));
+    workload.forEach(
+        (host, t) -> {
+          if (moved.applyAsLong(t) > 0) {
+            details.computeIfAbsent(host, h -> new ArrayList<>()).add(detail);
+          }
+        });
+  }
+
+  private static String percent(double fraction) {
+    double p = fraction * 100;
+    return p == Math.rint(p) ? String.valueOf((long) p) : String.format(Locale.ROOT, "%.1f", p);
   }
 
   /** How much a counter rose; 0 when either side was not reported. */

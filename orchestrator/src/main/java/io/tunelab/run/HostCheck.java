@@ -38,6 +38,20 @@ public final class HostCheck {
     return rows;
   }
 
+  /**
+   * The noise checks of {@code hosts} ({@code hosts check --benchmark}), host after host; writes
+   * nothing. A host that cannot be reached ends it with its reason (exit 3).
+   */
+  public static List<NoiseChecks.Check> noise(HostConnector connector, List<String> hosts) {
+    List<NoiseChecks.Check> checks = new ArrayList<>();
+    for (String host : hosts) {
+      try (AgentSession session = AgentSession.start(connector.connect(host), AgentScript.load())) {
+        checks.addAll(NoiseChecks.of(host, session.noise()));
+      }
+    }
+    return checks;
+  }
+
   private static boolean checkHost(HostConnector connector, String host, List<Row> rows) {
     AgentSession session;
     try {

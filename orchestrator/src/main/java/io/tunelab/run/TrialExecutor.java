@@ -22,6 +22,7 @@ import io.tunelab.trace.PhaseTrace;
 import io.tunelab.workload.MonitorPlan;
 import io.tunelab.workload.MonitorPlanner;
 import io.tunelab.workload.Sample;
+import io.tunelab.workload.Transfer;
 import io.tunelab.workload.WorkloadPlan;
 import io.tunelab.workload.WorkloadPlanner;
 import java.time.Duration;
@@ -142,7 +143,10 @@ final class TrialExecutor {
     Map<String, Health> before = hosts.parallel(s -> s.health(null));
     WorkloadPhase.Result ran =
         new WorkloadPhase(hosts, plan, monitors, WORKLOAD_TIMEOUT, trace).run();
-    List<TrialFlag> flags = checkHealth(before, requested, settings);
+    Map<String, Transfer> moved = new LinkedHashMap<>();
+    Transfer.byRole(plan, ran.samples())
+        .forEach((role, bytes) -> moved.merge(hosts.hostOf(role), bytes, Transfer::plus));
+    List<TrialFlag> flags = checkHealth(before, moved, requested, settings);
     if (ran.failure() != null) {
       throw new TrialFailure(ran.failure(), settings, ran, flags);
     }
@@ -150,12 +154,16 @@ final class TrialExecutor {
   }
 
   /**
-   * Every host's health flags for the trial: its figures now against {@code before}, and each knob
-   * applied there read again against what was read when it was applied. A drifted knob is written
-   * again by the next apply.
+   * Every host's health flags for the trial: its figures now against {@code before}, each knob
+   * applied there read again against what was read when it was applied, and the bytes every host's
+   * block devices moved against those the jobs ({@code moved}, per host) say they did. A drifted
+   * knob is written again by the next apply.
    */
   private List<TrialFlag> checkHealth(
-      Map<String, Health> before, Map<RoleKnob, String> requested, List<SettingRow> settings) {
+      Map<String, Health> before,
+      Map<String, Transfer> moved,
+      Map<RoleKnob, String> requested,
+      List<SettingRow> settings) {
     Map<String, Map<String, Knob>> knobs = new LinkedHashMap<>();
     requested
         .keySet()
@@ -164,7 +172,7 @@ final class TrialExecutor {
                 knobs
                     .computeIfAbsent(k.host(), h -> new LinkedHashMap<>())
                     .put(k.knob().path(), k.knob()));
-    Map<String, List<TrialFlag>> found =
+    Map<String, HostHealth> found =
         hosts.parallel(
             session -> {
               try {
@@ -172,13 +180,21 @@ final class TrialExecutor {
               } catch (RuntimeException e) {
                 if (hosts.lost().contains(session.host())) {
                   // Lost during the trial: the trial runs again, and says so the usual way.
-                  return List.<TrialFlag>of();
+                  return new HostHealth(null, List.of());
                 }
                 throw e;
               }
             });
     List<TrialFlag> all = new ArrayList<>();
-    found.values().forEach(all::addAll);
+    Map<String, Health> after = new LinkedHashMap<>();
+    found.forEach(
+        (host, h) -> {
+          all.addAll(h.flags());
+          if (h.after() != null) {
+            after.put(host, h.after());
+          }
+        });
+    all.addAll(HealthFlags.cache(matrix.cacheFlag(), moved, before, after));
     return all;
   }
 
@@ -203,8 +219,11 @@ final class TrialExecutor {
     return settings;
   }
 
+  /** One host's figures after the trial (null when not read) and its flags but {@code cache}. */
+  private record HostHealth(Health after, List<TrialFlag> flags) {}
+
   /** One host's part of {@link #checkHealth}. */
-  private List<TrialFlag> hostFlags(
+  private HostHealth hostFlags(
       AgentSession session,
       Map<String, Health> before,
       Map<String, Map<String, Knob>> knobs,
@@ -212,12 +231,14 @@ final class TrialExecutor {
     String host = session.host();
     Health was = before.get(host);
     List<TrialFlag> flags = new ArrayList<>();
+    Health now = null;
     if (was != null) {
-      flags.addAll(HealthFlags.of(host, was, session.health(was.cursor())));
+      now = session.health(was.cursor());
+      flags.addAll(HealthFlags.of(host, was, now));
     }
     List<SettingRow> mine =
         settings.stream().filter(r -> r.host().equals(host) && r.effective() != null).toList();
-    Map<String, ReadResult> now =
+    Map<String, ReadResult> read =
         session.read(mine.stream().map(SettingRow::path).distinct().toList());
     List<Knob> drifted = new ArrayList<>();
     for (SettingRow row : mine) {
@@ -225,11 +246,11 @@ final class TrialExecutor {
       if (knob == null) {
         continue;
       }
-      ReadResult read = now.get(row.path());
+      ReadResult value = read.get(row.path());
       String after =
-          read == null || read.state() == ReadResult.State.MISSING
+          value == null || value.state() == ReadResult.State.MISSING
               ? null
-              : KnobValues.normalize(knob, read.raw());
+              : KnobValues.normalize(knob, value.raw());
       TrialFlag drift = HealthFlags.drift(host, row.knob(), row.effective(), after);
       if (drift != null) {
         flags.add(drift);
@@ -239,7 +260,7 @@ final class TrialExecutor {
     if (!drifted.isEmpty() && states.containsKey(host)) {
       states.get(host).forget(drifted);
     }
-    return flags;
+    return new HostHealth(now, flags);
   }
 
   /** One host's part of a trial's apply phase: its settings rows and its failed writes. */

@@ -29,7 +29,10 @@ public record TrialFlag(String host, String flag, String detail) {
   /** The host's boot id changed. */
   public static final String REBOOT = "reboot";
 
+  /** The block devices moved far fewer bytes than the workload did: the page cache served it. */
+  public static final String CACHE = "cache";
+
   /** Every flag, in the order reports list them. */
   public static final List<String> NAMES =
-      List.of(DMESG, KNOB_DRIFT, SWAP, THROTTLE, CPUFREQ, REBOOT);
+      List.of(DMESG, KNOB_DRIFT, SWAP, THROTTLE, CPUFREQ, REBOOT, CACHE);
 }

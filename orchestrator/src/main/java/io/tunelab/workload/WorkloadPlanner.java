@@ -26,8 +26,11 @@ import java.util.function.Function;
  * {@code sh -c COMMAND}. Every process gets its own {@code ${proc}}.
  */
 public final class WorkloadPlanner {
-  /** Inputs and outputs that have no offsets: every process may use them whole. */
-  private static final Set<String> STREAMS =
+  /**
+   * Inputs and outputs that have no offsets, every process may use them whole; and no disk behind
+   * them.
+   */
+  static final Set<String> STREAMS =
       Set.of("/dev/zero", "/dev/null", "/dev/urandom", "/dev/random", "/dev/full");
 
   /** What a captured variable stands for while the workloads are checked before a run. */

@@ -91,7 +91,8 @@ class TrialSessionTest {
       assertEquals(Stopped.INTERRUPTED, sleeper.stopped());
       assertEquals(List.of("stopped"), sleeper.result().stdout());
       double seconds = sleeper.result().hostSeconds();
-      assertTrue(seconds >= 0.55 && seconds < TestTime.seconds(3), "stopped after " + seconds + " s");
+      assertTrue(
+          seconds >= 0.55 && seconds < TestTime.seconds(3), "stopped after " + seconds + " s");
       MonitorReport ticker = end.monitors().get(0);
       assertEquals("ticker@client", ticker.name());
       assertTrue(ticker.ranToTheEnd(), ticker.toString());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.agent.Facts;
 import io.tunelab.knob.ReadResult;
+import io.tunelab.matrix.Sizes;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
@@ -172,11 +173,11 @@ class HostFactsTest {
 
   @Test
   void sizesAreInBinaryUnits() {
-    assertEquals("0 B", HostFactsOutput.size(0));
-    assertEquals("512 B", HostFactsOutput.size(512));
-    assertEquals("256 GiB", HostFactsOutput.size(256L << 30));
-    assertEquals("3.8 GiB", HostFactsOutput.size(4080218931L));
-    assertEquals("64 MiB", HostFactsOutput.size(64L << 20));
+    assertEquals("0 B", Sizes.show(0));
+    assertEquals("512 B", Sizes.show(512));
+    assertEquals("256 GiB", Sizes.show(256L << 30));
+    assertEquals("3.8 GiB", Sizes.show(4080218931L));
+    assertEquals("64 MiB", Sizes.show(64L << 20));
   }
 
   @Test

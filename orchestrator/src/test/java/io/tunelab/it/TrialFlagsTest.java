@@ -3,7 +3,9 @@ package io.tunelab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
@@ -13,9 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Health flags for real on this machine: workloads that write to the kernel log or rewrite a knob
- * the cell set, on a loop disk the test creates. The kernel log is shared with everything else on
- * the machine, so a {@code dmesg} flag is told by the test's own marker in its detail.
+ * Health flags for real on this machine: workloads that write to the kernel log, rewrite a knob the
+ * cell set, or read what the page cache holds, on a loop disk the test creates. The kernel log is
+ * shared with everything else on the machine, so a {@code dmesg} flag is told by the test's own
+ * marker in its detail.
  */
 @Integration
 class TrialFlagsTest {
@@ -161,5 +164,93 @@ class TrialFlagsTest {
         List.of(List.of("1"), List.of("1")),
         run.rows("select written from settings order by trial_id"));
     assertEquals(original, disk.queue("read_ahead_kb"), "restored at the end");
+  }
+
+  @Test
+  void aBufferedReadOfAJustWrittenFileIsFlaggedCacheADirectReadOfTheLoopDiskIsNot()
+      throws Exception {
+    Path file = dir.resolve("just-written");
+    WorkloadRun run =
+        WorkloadRun.of(
+            dir,
+            """
+            name: cache
+            repeat: 3
+            setup:
+              - run: dd if=/dev/urandom of=FILE bs=1M count=16 status=none
+            matrix:
+              read:
+                buffered: {input: FILE, iflag: fullblock}
+                direct: {input: /dev/DEV, iflag: direct}
+            workload:
+              # dd's flags are fixed in a dd job; the metrics parser reads the bytes it read.
+              command: >-
+                dd if=${input} of=/dev/null bs=1M count=16 iflag=${iflag} 2>&1
+                | sed -n 's/^\\([0-9]*\\) bytes .*/read_bytes \\1 B/p'
+              parser: metrics
+            """
+                .replace("FILE", file.toString())
+                .replace("DEV", disk.dev));
+
+    assertEquals(6, run.summary().ok(), run.out().toString());
+    List<List<String>> trials =
+        run.rows(
+            "select p.value, (select count(*) from trial_flags f where f.trial_id = t.id"
+                + " and f.flag = 'cache' and f.host = 'local') from trials t"
+                + " join cell_params p on p.cell_id = t.cell_id and p.name = 'read'"
+                + " order by t.id");
+    long buffered = trials.stream().filter(r -> r.equals(List.of("buffered", "1"))).count();
+    long direct = trials.stream().filter(r -> r.equals(List.of("direct", "1"))).count();
+    assertTrue(buffered >= 2, trials.toString());
+    assertEquals(0, direct, trials.toString());
+    List<List<String>> details =
+        run.rows("select detail from trial_flags where flag = 'cache' order by trial_id limit 1");
+    assertTrue(
+        details.get(0).get(0).startsWith("reads: workload 16 MiB (local 16 MiB), block devices "),
+        details.toString());
+    Cli.Result report = Cli.tunelab("report", "--db", run.db().toString());
+    assertTrue(
+        report.out().contains("trial(s) flagged: cache " + buffered + " (local)"), report.all());
+  }
+
+  /** The cache flags of each trial of a dd job's run, in run order. */
+  private List<List<String>> ddCacheFlags(String name, String dd) throws Exception {
+    Path runDir = Files.createDirectories(dir.resolve(name));
+    WorkloadRun run =
+        WorkloadRun.of(
+            runDir,
+            """
+            name: NAME
+            repeat: 3
+            setup:
+              - run: dd if=/dev/urandom of=FILE bs=1M count=16 status=none
+            workload:
+              dd: DD
+            """
+                .replace("NAME", name)
+                .replace("FILE", dir.resolve("just-written").toString())
+                .replace("DD", dd));
+    assertEquals(3, run.summary().ok(), run.out().toString());
+    return run.rows(
+        "select (select count(*) from trial_flags f where f.trial_id = t.id"
+            + " and f.flag = 'cache') from trials t order by t.id");
+  }
+
+  @Test
+  void aDdJobTellsItsDirectionItsBufferedReadIsFlaggedItsDirectReadIsNot() throws Exception {
+    List<List<String>> buffered =
+        ddCacheFlags(
+            "buffered",
+            "{input: " + dir.resolve("just-written") + ", output: /dev/null, bs: 1M, count: 16}");
+    List<List<String>> direct =
+        ddCacheFlags(
+            "direct",
+            "{input: /dev/"
+                + disk.dev
+                + ", output: /dev/null, bs: 1M, count: 16, flags: [iflag=direct]}");
+
+    assertTrue(
+        buffered.stream().filter(r -> r.equals(List.of("1"))).count() >= 2, buffered.toString());
+    assertEquals(List.of(List.of("0"), List.of("0"), List.of("0")), direct);
   }
 }

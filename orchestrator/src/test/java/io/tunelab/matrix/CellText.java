@@ -88,6 +88,12 @@ final class CellText {
     if (m.onFlag() != OnFlag.KEEP) {
       out.append("# on_flag ").append(m.onFlag().text()).append('\n');
     }
+    if (m.cacheFlag() != Matrix.DEFAULT_CACHE_FLAG) {
+      out.append("# cache_flag ").append(m.cacheFlag()).append('\n');
+    }
+    if (m.noise() != Noise.WARN) {
+      out.append("# noise ").append(m.noise().text()).append('\n');
+    }
     if (!m.afterTrial().isEmpty()) {
       out.append("# after_trial ").append(trialSteps(m.afterTrial())).append('\n');
     }

@@ -14,8 +14,14 @@ import io.tunelab.store.ReportData;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialRef;
+import io.tunelab.store.sql.BundledSql;
+import io.tunelab.store.sql.Migrations;
+import io.tunelab.store.sql.SqlDialect;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,5 +118,52 @@ class TrialFlagsStoreTest {
     String text =
         String.join("\n", Report.build(data, Report.Options.CLASSIC).warnings().lines(""));
     assertTrue(text.contains("on_flag exclude: they are left out of the statistics"), text);
+  }
+
+  @Test
+  void aDatabaseOfVersion11KeepsItsFlagsAndTakesTheCacheFlag() throws Exception {
+    Path db = dir.resolve("v11.db");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement st = c.createStatement()) {
+      st.executeUpdate(
+          "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+              + " applied_at TEXT NOT NULL)");
+      for (Migrations.Migration m : Migrations.bundled()) {
+        if (m.version() <= 11) {
+          st.executeUpdate(SqlDialect.SQLITE.schema(BundledSql.read(m.file())));
+          st.executeUpdate(
+              "INSERT INTO schema_version VALUES ("
+                  + m.version()
+                  + ", '"
+                  + m.file()
+                  + "', '2026-01-01T00:00:00.000Z')");
+        }
+      }
+      st.executeUpdate(
+          "INSERT INTO experiments (id, name, status, matrix_yaml, order_mode, seed, repeat,"
+              + " warmup, created_at) VALUES (1, 'old', 'interrupted', 'name: old', 'sequential',"
+              + " 1, 2, 0, '2026-01-01T00:00:00.000Z')");
+      st.executeUpdate("INSERT INTO cells VALUES (1, 1, 1, 'bs=1M')");
+      st.executeUpdate(
+          "INSERT INTO trials (id, experiment_id, cell_id, rep, seq, status) VALUES"
+              + " (1, 1, 1, 1, 1, 'ok'), (2, 1, 1, 2, 2, 'pending')");
+      st.executeUpdate(
+          "INSERT INTO trial_flags (trial_id, host, flag, detail, pos)"
+              + " VALUES (1, 'cli1', 'swap', 'pswpin +1, pswpout +0', 0)");
+    }
+
+    try (JdbcResultStore store = JdbcResultStore.open(db, Fixtures.CLOCK)) {
+      TrialRef pending = store.unfinishedTrials(1).get(0);
+      store.startTrial(pending.trialId());
+      store.commitTrial(
+          TrialCommit.of(
+              pending.trialId(),
+              Fixtures.timed(2)
+                  .withFlags(List.of(new TrialFlag("cli1", TrialFlag.CACHE, "read: …")))));
+    }
+
+    assertEquals(
+        List.of(List.of(1L, "swap"), List.of(2L, "cache")),
+        Fixtures.rows(db, "SELECT trial_id, flag FROM trial_flags ORDER BY trial_id"));
   }
 }
