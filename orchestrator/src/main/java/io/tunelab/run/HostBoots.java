@@ -147,8 +147,8 @@ final class HostBoots {
    * Boots the hosts run {@code rep} of {@code cell} needs on another release or boot; returns why
    * the trial cannot run (its release did not boot), or empty.
    *
-   * @throws HostRecovery.HostLost when a host is not back and cannot be power-cycled, is stopped by
-   *     the reboot-loop guard, or Ctrl-C came: the run stops, the rest is left for resume
+   * @throws HostLost when a host is not back and cannot be power-cycled, is stopped by the
+   *     reboot-loop guard, or Ctrl-C came: the run stops, the rest is left for resume
    */
   Optional<String> prepare(Cell cell, int rep) {
     for (Map.Entry<String, BootPlan.Want> w : plan.wants(cell, rep).entrySet()) {
@@ -210,7 +210,7 @@ final class HostBoots {
   private Optional<String> boot(String host, BootPlan.Want want, Boot.Reason reason) {
     int count = booted.merge(host, 1, Integer::sum);
     if (count > limits.get(host)) {
-      throw new HostRecovery.HostLost(
+      throw new HostLost(
           "host "
               + host
               + " would boot "
@@ -306,11 +306,11 @@ final class HostBoots {
    * Power-cycles a host that did not come back, with the inventory's command, and waits for it
    * again; returns what happened, for the trials' reason.
    *
-   * @throws HostRecovery.HostLost when there is no such command or the host is not back after it
+   * @throws HostLost when there is no such command or the host is not back after it
    */
   private String powerCycle(String host, BootSpec spec, String before) {
     if (spec.powerCycle() == null) {
-      throw new HostRecovery.HostLost(
+      throw new HostLost(
           "host "
               + host
               + " did not come back within "
@@ -324,13 +324,13 @@ final class HostBoots {
     String ran = PowerCycle.run(spec.powerCycle(), host);
     if (ran != null) {
       store.finishBoot(id, Boot.State.FAILED, null, ran);
-      throw new HostRecovery.HostLost("host " + host + ": power_cycle failed: " + ran);
+      throw new HostLost("host " + host + ": power_cycle failed: " + ran);
     }
     Facts back = await(host, before, spec.timeout());
     if (back == null) {
       String why = "not back within " + Durations.format(spec.timeout()) + " after a power cycle";
       store.finishBoot(id, Boot.State.FAILED, null, why);
-      throw new HostRecovery.HostLost("host " + host + " " + why);
+      throw new HostLost("host " + host + " " + why);
     }
     store.finishBoot(id, Boot.State.UP, back.get("boot_id"), null);
     arrived(host, back, 1);
@@ -351,7 +351,7 @@ final class HostBoots {
     while (true) {
       backoff.pause();
       if (interrupted.getAsBoolean()) {
-        throw new HostRecovery.HostLost("interrupted while host " + host + " boots");
+        throw new HostLost("interrupted while host " + host + " boots");
       }
       try {
         Facts f = hosts.reconnect(host).facts();

@@ -80,16 +80,6 @@ final class HostRecovery {
     this.clock = clock;
   }
 
-  /**
-   * A host did not come back within the reconnect budget (or Ctrl-C came while waiting for it): the
-   * run stops, the interrupted trial and the rest are left for {@code resume}.
-   */
-  static final class HostLost extends TunelabException {
-    HostLost(String message) {
-      super(TRIALS_FAILED, message);
-    }
-  }
-
   /** Takes {@code bootId} as {@code host}'s from now on: the run booted it. */
   void booted(String host, String bootId) {
     bootIds.put(host, bootId);
@@ -108,7 +98,7 @@ final class HostRecovery {
    *
    * @param prefix the trial's progress label, for the lines printed about a lost host
    * @param reopen called before the trial runs again when a lost host came back with a new boot id
-   * @throws TrialExecutor.TrialFailure when the trial failed by itself, or was lost every time
+   * @throws TrialFailure when the trial failed by itself, or was lost every time
    * @throws HostLost when a lost host did not come back in time
    * @throws AgentException when an agent refused a request (its session still open): no host was
    *     lost, so nothing is retried
@@ -134,7 +124,7 @@ final class HostRecovery {
         }
         // A host that only holds knobs may have rebooted while another ran the workload.
         why = "host " + String.join(", host ", lost) + ": the connection was lost during the trial";
-      } catch (TrialExecutor.TrialFailure | AgentException e) {
+      } catch (TrialFailure | AgentException e) {
         if (interrupted.getAsBoolean()) {
           throw e;
         }
@@ -164,7 +154,7 @@ final class HostRecovery {
         recordLost(trialId, start, lostAt, why + "; " + String.join("; ", events));
       }
       if (attempt > recovery.retries()) {
-        throw new TrialExecutor.TrialFailure(
+        throw new TrialFailure(
             "a host was lost in each of "
                 + attempt
                 + " attempt(s) (retries: "
@@ -178,7 +168,7 @@ final class HostRecovery {
         out.accept(prefix + ": " + hostsText + " rebooted: setting the cell up again");
         Optional<String> failed = reopen.after(rebooted);
         if (failed.isPresent()) {
-          throw new TrialExecutor.TrialFailure(
+          throw new TrialFailure(
               hostsText + " rebooted and the cell could not be set up again: " + failed.get(),
               List.of());
         }

@@ -34,7 +34,7 @@ final class TrialJobs {
       String host = requests.keySet().iterator().next();
       TrialReport report = hosts.session(host).runTrial(requests.get(host), hosts::stopping);
       if (report == null) {
-        throw new TrialExecutor.TrialFailure(INTERRUPTED, List.of());
+        throw new TrialFailure(INTERRUPTED, List.of());
       }
       return Map.of(host, report);
     }
@@ -59,7 +59,7 @@ final class TrialJobs {
     if (hosts.stopping()) {
       // Ctrl-C came while the hosts were starting: a cancel sent then found nothing to stop.
       hosts.parallel(started, AgentSession::endTrial);
-      throw new TrialExecutor.TrialFailure(INTERRUPTED, List.of());
+      throw new TrialFailure(INTERRUPTED, List.of());
     }
     List<RuntimeException> failures = new ArrayList<>();
     try {

@@ -121,7 +121,7 @@ final class TrialLoop {
           }
           try {
             bootFailure = boots.prepare(cell, trial.rep()).orElse(null);
-          } catch (HostRecovery.HostLost e) {
+          } catch (HostLost e) {
             listener.runEvent(
                 "stopped: "
                     + e.getMessage()
@@ -181,7 +181,7 @@ final class TrialLoop {
         trace.phase(Phase.LISTENER, t);
         long start = System.nanoTime();
         TrialExecutor.Outcome outcome = null;
-        TrialExecutor.TrialFailure failure = null;
+        TrialFailure failure = null;
         List<Attempt> attempts = new ArrayList<>();
         try {
           String prefix =
@@ -219,10 +219,10 @@ final class TrialLoop {
               listener.runEvent(prefix + ": " + why + "; running it again (on_flag: rerun)");
               outcome = recovery.run(trial.trialId(), prefix, attempts::add, once, reopen);
             }
-          } catch (TrialExecutor.TrialFailure f) {
+          } catch (TrialFailure f) {
             failure = f;
           } catch (MatrixException e) {
-            failure = new TrialExecutor.TrialFailure(e.getMessage(), List.of());
+            failure = new TrialFailure(e.getMessage(), List.of());
           }
           List<SettingRow> settings = outcome != null ? outcome.settings() : failure.settings;
           t = trace.start();
@@ -231,15 +231,15 @@ final class TrialLoop {
           t = trace.start();
           try {
             executor.afterTrial(cell.trialVars(cellSteps.vars(), trial.rep()), settings);
-          } catch (TrialExecutor.TrialFailure f) {
+          } catch (TrialFailure f) {
             failure =
                 failure == null
                     ? f
-                    : new TrialExecutor.TrialFailure(
+                    : new TrialFailure(
                         failure.getMessage() + "; " + f.getMessage(), settings, failure.workload);
           }
           trace.phase(Phase.AFTER_TRIAL, t);
-        } catch (HostRecovery.HostLost e) {
+        } catch (HostLost e) {
           // The trial stays running and the rest pending, for resume; the caller restores.
           listener.runEvent(
               "stopped: "
