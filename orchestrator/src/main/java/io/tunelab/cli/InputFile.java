@@ -27,11 +27,16 @@ final class InputFile {
    * @param what what the file should be, for the message: "the matrix", "the inventory"
    * @throws TunelabException (bad input) {@code FILE: cannot read WHAT: REASON}, the reason one of
    *     "no such file", "permission denied", "a directory", "not a regular file", "larger than 16
-   *     MiB", "not UTF-8 at line N"
+   *     MiB"; bytes that are not UTF-8 as {@code FILE:LINE:COL: cannot read WHAT: not UTF-8 …}
    */
   static String read(Path file, String what) {
     try {
       return text(file);
+    } catch (NotUtf8 e) {
+      // Where editors' quickfix lists find it, as every other problem of a file.
+      throw new TunelabException(
+          TunelabException.BAD_INPUT,
+          file + ":" + e.line + ":" + e.column + ": cannot read " + what + ": " + e.getMessage());
     } catch (IOException e) {
       throw new TunelabException(
           TunelabException.BAD_INPUT, file + ": cannot read " + what + ": " + reason(e));
@@ -74,14 +79,37 @@ final class InputFile {
     CoderResult result = decoder.decode(in, out, true);
     if (result.isError()) {
       int line = 1;
+      int lineStart = 0;
       for (int i = 0; i < in.position(); i++) {
         if (bytes[i] == '\n') {
           line++;
+          lineStart = i + 1;
         }
       }
-      throw new IOException("not UTF-8 at line " + line);
+      // The column as an editor counts it: the characters before the bad byte on its line.
+      int column =
+          new String(bytes, lineStart, in.position() - lineStart, StandardCharsets.UTF_8).length()
+              + 1;
+      throw new NotUtf8(line, column, bytes[in.position()]);
     }
     decoder.flush(out);
     return out.flip().toString();
+  }
+
+  /** Bytes that are not UTF-8, at a line and column. */
+  static final class NotUtf8 extends IOException {
+    final int line;
+    final int column;
+
+    NotUtf8(int line, int column, byte bad) {
+      super(
+          String.format(
+              java.util.Locale.ROOT,
+              "not UTF-8 at line %d (byte 0x%02x): save the file as UTF-8",
+              line,
+              bad & 0xff));
+      this.line = line;
+      this.column = column;
+    }
   }
 }

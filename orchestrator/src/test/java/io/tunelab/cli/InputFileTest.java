@@ -38,11 +38,15 @@ class InputFileTest {
   }
 
   @Test
-  void bytesThatAreNotUtf8AreNamedByLine() throws IOException {
+  void bytesThatAreNotUtf8AreNamedByLineAndColumnAsEveryMatrixProblemIs() throws IOException {
     Path m = dir.resolve("latin1.yaml");
     Files.write(m, "name: x\n# caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     refused(
-        "tunelab: " + m + ": cannot read the matrix: not UTF-8 at line 2", "plan", m.toString());
+        m
+            + ":2:6: cannot read the matrix: not UTF-8 at line 2 (byte 0xe9): save the file as"
+            + " UTF-8",
+        "plan",
+        m.toString());
   }
 
   @Test
