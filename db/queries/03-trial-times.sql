@@ -4,5 +4,5 @@ SELECT ordinal, label, rep, warmup, status,
        max(CASE WHEN metric = 'mib_per_s' THEN value END) AS mib_per_s
 FROM trial_samples
 WHERE experiment_id = :experiment AND job = 'all'
-GROUP BY trial_id
+GROUP BY trial_id, ordinal, label, rep, warmup, status
 ORDER BY ordinal, rep;

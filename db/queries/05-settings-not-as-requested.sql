@@ -4,5 +4,5 @@
 SELECT DISTINCT label, host, knob, requested, effective, original
 FROM trial_settings
 WHERE experiment_id = :experiment
-  AND effective IS NOT (CASE requested WHEN 'default' THEN original ELSE requested END)
+  AND effective IS DISTINCT FROM (CASE requested WHEN 'default' THEN original ELSE requested END)
 ORDER BY label, host, knob;

@@ -5,12 +5,12 @@
 -- is 1.00. Dirty throttling that starves some writers shows up here.
 SELECT ordinal, label, rep,
        count(*) AS processes,
-       round(min(value), 3) AS slowest,
-       round(max(value), 3) AS fastest,
-       round(max(value) / min(value), 2) AS ratio
+       round(CAST(min(value) AS NUMERIC), 3) AS slowest,
+       round(CAST(max(value) AS NUMERIC), 3) AS fastest,
+       round(CAST(max(value) / min(value) AS NUMERIC), 2) AS ratio
 FROM trial_samples
 WHERE experiment_id = :experiment
-  AND metric = 'mib_per_s' AND job GLOB '*.[0-9]*' AND job NOT GLOB '*@*'
+  AND metric = 'mib_per_s' AND job LIKE '%.%' AND job NOT LIKE '%@%'
   AND status = 'ok' AND warmup = 0
-GROUP BY trial_id
+GROUP BY trial_id, ordinal, label, rep
 ORDER BY max(value) / min(value) DESC, ordinal, rep;

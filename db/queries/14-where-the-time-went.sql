@@ -1,6 +1,7 @@
 -- Where the time of every experiment went: wall time from the first trial's start to the
 -- last one's end, the time inside the workloads, and the overhead per trial (applying
--- settings, sync and drop_caches, the agent's round trips).
+-- settings, sync and drop_caches, the agent's round trips). SQLite's spelling: on PostgreSQL
+-- run postgresql/14-where-the-time-went.sql.
 SELECT e.id AS experiment_id, e.name,
        count(t.id) AS trials,
        round((julianday(max(t.finished_at)) - julianday(min(t.started_at))) * 86400, 1) AS wall_s,

@@ -11,7 +11,9 @@ import io.tunelab.store.postgres.PostgresUrl;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.RepoFiles;
 import io.tunelab.testing.TestTime;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -71,6 +73,57 @@ class PostgresStoreTest {
 
   private static Cli.Result tunelab(String... args) {
     return Cli.tunelab(args);
+  }
+
+  @Test
+  void everySavedQueryRunsOnBothEnginesAndGivesTheSameRows() throws Exception {
+    String url = lab.freshDatabase();
+    Path sqlite = studies("saved-queries.db");
+    assertEquals(0, tunelab("import", "--db", url, sqlite.toString()).code());
+    List<String> differ = new ArrayList<>();
+    try (var files = Files.list(RepoFiles.repoRoot().resolve("db/queries"))) {
+      for (Path q : files.filter(f -> f.toString().endsWith(".sql")).sorted().toList()) {
+        List<String> args =
+            new ArrayList<>(List.of("query", "--format", "csv", "--file", q.toString()));
+        String text = Files.readString(q);
+        for (String[] p : new String[][] {{"experiment", "2"}, {"base", "1"}, {"new", "2"}}) {
+          if (text.matches("(?s).*(?<!:):" + p[0] + "\\b.*")) {
+            args.addAll(List.of("--param", p[0] + "=" + p[1]));
+          }
+        }
+        List<String> onSqlite = new ArrayList<>(args);
+        onSqlite.addAll(List.of("--db", sqlite.toString()));
+        // Where the engines cannot share a spelling, PostgreSQL's is in a folder of its own.
+        Path own = q.resolveSibling("postgresql").resolve(q.getFileName());
+        List<String> onPostgres = new ArrayList<>(args);
+        if (Files.exists(own)) {
+          onPostgres.set(onPostgres.indexOf(q.toString()), own.toString());
+        }
+        onPostgres.addAll(List.of("--db", url));
+        Cli.Result a = tunelab(onSqlite.toArray(String[]::new));
+        Cli.Result b = tunelab(onPostgres.toArray(String[]::new));
+        if (a.code() != 0 || b.code() != 0 || !numbers(a.out()).equals(numbers(b.out()))) {
+          differ.add(
+              q.getFileName()
+                  + ":\n  sqlite "
+                  + a.code()
+                  + ": "
+                  + a.all()
+                  + "\n  postgres "
+                  + b.code()
+                  + ": "
+                  + b.all());
+        }
+      }
+    }
+    assertEquals(List.of(), differ, String.join("\n", differ));
+  }
+
+  /** {@code text} with each number written in its shortest form: 1.00 and 1 are one value. */
+  private static String numbers(String text) {
+    return java.util.regex.Pattern.compile("-?\\d+(\\.\\d+)?")
+        .matcher(text)
+        .replaceAll(m -> new java.math.BigDecimal(m.group()).stripTrailingZeros().toPlainString());
   }
 
   @Test
