@@ -337,6 +337,35 @@ class ComparisonTest {
   }
 
   @Test
+  void aNoiseCheckDiffersOnlyWhenItWentFromOkToWarnNotWhenItsFiguresMoved() {
+    ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
+    ReportData next = experiment(2, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
+    RunConditions baseRan =
+        new RunConditions(
+            Map.of(
+                "local",
+                Map.of(
+                    "noise.load", "warn: load 1.39 on 2 CPUs; fix: top",
+                    "noise.swap", "ok: no swap")),
+            Map.of(1, Map.of(RA, "128")));
+    RunConditions newRan =
+        new RunConditions(
+            Map.of(
+                "local",
+                Map.of(
+                    "noise.load", "warn: load 5.60 on 2 CPUs; fix: top",
+                    "noise.swap", "warn: 2 GiB of swap; fix: swapoff -a")),
+            Map.of(1, Map.of(RA, "128")));
+
+    Comparison c =
+        Comparison.experiments(base, baseRan, next, newRan, "mib_per_s", Options.DEFAULT);
+
+    assertEquals(
+        List.of("fact disk noise.swap ok: no swap → warn: 2 GiB of swap; fix: swapoff -a"),
+        c.differences().stream().map(Comparison.Difference::text).toList());
+  }
+
+  @Test
   void theHeaderListsTheKnobsAndFactsThatDifferAndNothingElse() {
     ReportData base = experiment(1, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
     ReportData next = experiment(2, "6.1", List.of(cell(1, "128", "64M", 100, 101, 99)));
