@@ -1,6 +1,6 @@
 package io.tunelab.run;
 
-import io.tunelab.TunelabException;
+import io.tunelab.Backoff;
 import io.tunelab.agent.Facts;
 import io.tunelab.inventory.BootSpec;
 import io.tunelab.matrix.Durations;
@@ -82,29 +82,31 @@ final class BootWait {
    */
   private static Facts await(Boot b, Duration timeout, HostConnector connector) {
     String host = b.host();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      try (Hosts one = Hosts.connect(Map.of(host, host), connector)) {
-        Facts f = one.session(host).facts();
-        if (!f.get("boot_id").equals(b.bootIdBefore())
-            || b.startedAt().plus(NEVER_BEGAN).isBefore(Instant.now())) {
-          return f;
-        }
-      } catch (TunelabException e) {
-        if (e.exitCode() == TunelabException.BAD_INPUT) {
-          throw e;
-        }
-      }
-      connector.disconnect(host);
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-      try {
-        Thread.sleep(PAUSE.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      }
-    }
+    BootArrival.Probe probe =
+        new BootArrival.Probe() {
+          @Override
+          public Facts answer() {
+            try (Hosts one = Hosts.connect(Map.of(host, host), connector)) {
+              return one.session(host).facts();
+            }
+          }
+
+          @Override
+          public void drop() {
+            connector.disconnect(host);
+          }
+        };
+    Backoff backoff = new Backoff(PAUSE, PAUSE, timeout.plus(PAUSE), () -> false);
+    BootArrival.Seen seen =
+        BootArrival.await(
+            host,
+            b.bootIdBefore(),
+            timeout,
+            backoff,
+            probe,
+            () -> b.startedAt().plus(NEVER_BEGAN).isBefore(Instant.now()),
+            () -> false);
+    connector.disconnect(host);
+    return seen.facts();
   }
 }

@@ -223,62 +223,44 @@ public final class ExperimentRunner {
         recordHosts(experimentId, matrix.roles(), facts, noise);
         store.recordVariables(experimentId, vars);
         store.setExperimentStatus(experimentId, ExperimentStatus.RUNNING);
-        Map<String, HostKnobState> states = new LinkedHashMap<>();
-        for (AgentSession s : hosts.all()) {
-          states.put(s.host(), new HostKnobState(originals.getOrDefault(s.host(), Map.of())));
-        }
-        applied = true;
-        Recovery recovery =
-            reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
-        HostRecovery hostRecovery =
-            new HostRecovery(
+        Map<String, Map<String, String>> noiseFacts = new LinkedHashMap<>();
+        noise.forEach((host, checks) -> noiseFacts.put(host, NoiseChecks.facts(checks)));
+        HostStates states =
+            new HostStates(facts, originals, matrix.roles(), noiseFacts, store, experimentId);
+        RunContext run =
+            new RunContext(
                 hosts,
                 states,
-                facts,
-                recovery,
+                connector,
                 store,
                 experimentId,
                 out,
                 () -> interrupted,
                 clock,
                 trace);
-        TrialExecutor executor = new TrialExecutor(matrix, hosts, states, trace);
+        applied = true;
+        Recovery recovery =
+            reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
+        HostRecovery hostRecovery = new HostRecovery(run, recovery);
+        TrialExecutor executor = new TrialExecutor(matrix, hosts, states.knobs(), trace);
         cellSteps =
-            new CellSteps(matrix, hosts, knobs, states, executor, store, experimentId, vars, out);
-        long id = experimentId;
+            new CellSteps(
+                matrix, hosts, knobs, states.knobs(), executor, store, experimentId, vars, out);
         boots =
             new HostBoots(
+                run,
                 bootPlan,
                 cells,
                 plan.trials(),
-                hosts,
-                connector,
-                store,
-                id,
-                facts,
-                (host, fresh) -> {
-                  hostRecovery.booted(host, fresh.get("boot_id"));
-                  matrix
-                      .roles()
-                      .forEach(
-                          (role, h) -> {
-                            if (h.equals(host)) {
-                              store.recordHost(id, role, host, HostFacts.recorded(fresh));
-                            }
-                          });
-                  return readOriginals(hosts, knobs, cells, vars, host, states.get(host));
-                },
-                out,
-                () -> interrupted);
+                host -> readOriginals(hosts, knobs, cells, vars, host, states.get(host)));
         return new TrialLoop(
-                store,
+                run,
                 executor,
                 hostRecovery,
                 cellSteps,
                 knobs,
                 cells,
                 listener,
-                trace,
                 boots,
                 new CellTargets(matrix.repeatRule(), store))
             .run(experimentId, trials, () -> interrupted, this::timeUp);
@@ -318,11 +300,11 @@ public final class ExperimentRunner {
       List<Cell> cells,
       Map<String, String> vars,
       String host,
-      HostKnobState state) {
+      HostState state) {
     Preflight.Findings found = Preflight.inspect(hosts, knobs, cells, vars);
     List<String> mine =
         found.problems().stream().filter(p -> p.startsWith("host " + host + ": ")).toList();
-    state.booted(found.originals().getOrDefault(host, Map.of()));
+    state.originalsRead(found.originals().getOrDefault(host, Map.of()));
     return mine.isEmpty()
         ? Optional.empty()
         : Optional.of("preflight on the new kernel: " + String.join("; ", mine));

@@ -1,7 +1,6 @@
 package io.tunelab.run;
 
 import io.tunelab.Backoff;
-import io.tunelab.TunelabException;
 import io.tunelab.agent.AgentSession;
 import io.tunelab.agent.Facts;
 import io.tunelab.agent.RestoreResult;
@@ -12,17 +11,13 @@ import io.tunelab.plan.Cell;
 import io.tunelab.plan.Trial;
 import io.tunelab.store.Boot;
 import io.tunelab.store.RunStore;
-import io.tunelab.store.TrialHost;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.ProcessPlan;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * Boots each host into the release a trial needs (docs/kernels.md), one host at a time: journal
@@ -30,7 +25,9 @@ import java.util.function.Consumer;
  * host's {@code boot_timeout}, release and a new boot id checked ({@code up}), then a new agent,
  * fresh facts and the knobs' originals read again on the new kernel. A host not back in time is
  * power-cycled when the inventory says how; the release it did not boot fails its trials with the
- * reason, and the run goes on with the next one.
+ * reason, and the run goes on with the next one. A host that still answers on the boot before is
+ * not power-cycled: its trials fail with that reason. The reboot-loop guard counts the boots of
+ * this pass (this run or this resume) only.
  */
 final class HostBoots {
   /** Boots a host may take beyond what the plan needs, before the reboot-loop guard stops it. */
@@ -40,59 +37,35 @@ final class HostBoots {
   private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
   private static final Duration COMMAND_LIMIT = Duration.ofMinutes(2);
 
+  private final RunContext run;
   private final BootPlan plan;
   private final List<Cell> cells;
-  private final Hosts hosts;
-  private final HostConnector connector;
-  private final RunStore store;
-  private final long experimentId;
-  private final Map<String, Facts> facts;
   private final AfterBoot afterBoot;
-  private final Consumer<String> out;
-  private final BooleanSupplier interrupted;
   private final Map<String, String> start = new LinkedHashMap<>();
-  private final Map<String, BootPlan.Want> current = new LinkedHashMap<>();
   private final Map<String, String> failed = new LinkedHashMap<>();
   private final Map<String, Integer> booted = new LinkedHashMap<>();
   private final Map<String, Integer> limits = new LinkedHashMap<>();
 
   /** What the run does once a host is back on a new boot: returns why its trials cannot run. */
   interface AfterBoot {
-    Optional<String> booted(String host, Facts facts);
+    Optional<String> booted(String host);
   }
 
   /**
-   * Reads where every booted host starts (recording it on the experiment's first run) and what it
-   * runs now.
+   * Reads where every booted host starts (recording it on the experiment's first run) and which
+   * round of its release it is on.
    *
-   * @param facts every host's facts, kept current here as hosts boot
    * @param trials the whole plan, for the reboot-loop guard
    */
   HostBoots(
-      BootPlan plan,
-      List<Cell> cells,
-      List<Trial> trials,
-      Hosts hosts,
-      HostConnector connector,
-      RunStore store,
-      long experimentId,
-      Map<String, Facts> facts,
-      AfterBoot afterBoot,
-      Consumer<String> out,
-      BooleanSupplier interrupted) {
+      RunContext run, BootPlan plan, List<Cell> cells, List<Trial> trials, AfterBoot afterBoot) {
+    this.run = run;
     this.plan = plan;
     this.cells = cells;
-    this.hosts = hosts;
-    this.connector = connector;
-    this.store = store;
-    this.experimentId = experimentId;
-    this.facts = facts;
     this.afterBoot = afterBoot;
-    this.out = out;
-    this.interrupted = interrupted;
-    List<Boot> boots = plan.none() ? List.of() : store.boots(experimentId);
+    List<Boot> boots = plan.none() ? List.of() : run.store().boots(run.experimentId());
     for (String host : plan.hosts()) {
-      Facts now = facts.get(host);
+      HostState now = run.states().get(host);
       String release =
           boots.stream()
               .filter(b -> b.host().equals(host) && b.reason() == Boot.Reason.START)
@@ -100,27 +73,21 @@ final class HostBoots {
               .findFirst()
               .orElse(null);
       if (release == null) {
-        release = now.kernelRelease();
-        store.startBoot(
-            experimentId, host, release, "none", Boot.Reason.START, 1, now.get("boot_id"));
+        release = now.release();
+        run.store()
+            .startBoot(
+                run.experimentId(), host, release, "none", Boot.Reason.START, 1, now.bootId());
       }
       start.put(host, release);
-      int round = 1;
       for (Boot b : boots) {
-        if (b.host().equals(host) && b.state() == Boot.State.UP) {
-          if (now.get("boot_id").equals(b.bootIdAfter())) {
-            round = b.round();
-          }
+        if (b.host().equals(host)
+            && b.state() == Boot.State.UP
+            && now.bootId().equals(b.bootIdAfter())) {
+          now.resumeRound(b.round());
         }
       }
-      current.put(host, new BootPlan.Want(now.kernelRelease(), round));
-      booted.put(
-          host,
-          (int)
-              boots.stream()
-                  .filter(b -> b.host().equals(host))
-                  .filter(b -> b.reason() == Boot.Reason.KERNEL || b.reason() == Boot.Reason.HOME)
-                  .count());
+      // Per pass: boots of an earlier run or resume did what they were for.
+      booted.put(host, 0);
       limits.put(host, plan.bootsNeeded(host, trials, cells, release) + SPARE_BOOTS);
     }
   }
@@ -136,11 +103,31 @@ final class HostBoots {
       return false;
     }
     for (Map.Entry<String, BootPlan.Want> w : plan.wants(cell, rep).entrySet()) {
-      if (!w.getValue().resolved(start.get(w.getKey())).equals(current.get(w.getKey()))) {
+      if (!w.getValue().resolved(start.get(w.getKey())).equals(current(w.getKey()))) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Why run {@code rep} of {@code cell} must not be measured as it ran: a host on another release
+   * than the cell's (it came back on another kernel after the trial began); empty when every host
+   * runs the cell's.
+   */
+  Optional<String> wrongRelease(Cell cell, int rep) {
+    if (plan.none()) {
+      return Optional.empty();
+    }
+    for (Map.Entry<String, BootPlan.Want> w : plan.wants(cell, rep).entrySet()) {
+      String host = w.getKey();
+      String want = w.getValue().resolved(start.get(host)).release();
+      String now = run.states().get(host).release();
+      if (!want.equals(now)) {
+        return Optional.of("host " + host + " runs " + now + ", not the cell's " + want);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -154,7 +141,7 @@ final class HostBoots {
     for (Map.Entry<String, BootPlan.Want> w : plan.wants(cell, rep).entrySet()) {
       String host = w.getKey();
       BootPlan.Want want = w.getValue().resolved(start.get(host));
-      if (want.equals(current.get(host))) {
+      if (want.equals(current(host))) {
         continue;
       }
       String earlier = failed.get(host + " " + want.release());
@@ -177,34 +164,37 @@ final class HostBoots {
   void home() {
     for (String host : plan.hosts()) {
       String release = start.get(host);
-      if (current.get(host).release().equals(release)) {
+      if (run.states().get(host).release().equals(release)) {
         continue;
       }
       try {
         boot(host, new BootPlan.Want(release, 1), Boot.Reason.HOME)
             .ifPresent(
                 why ->
-                    out.accept(
-                        "error: host " + host + ": not booted back into " + release + ": " + why));
+                    run.out()
+                        .accept(
+                            "error: host "
+                                + host
+                                + ": not booted back into "
+                                + release
+                                + ": "
+                                + why));
       } catch (RuntimeException e) {
-        out.accept(
-            "error: host " + host + ": not booted back into " + release + ": " + e.getMessage());
+        run.out()
+            .accept(
+                "error: host "
+                    + host
+                    + ": not booted back into "
+                    + release
+                    + ": "
+                    + e.getMessage());
       }
     }
   }
 
-  /** What each host runs now, for the trial's record. */
-  List<TrialHost> ran() {
-    List<TrialHost> ran = new ArrayList<>();
-    facts.forEach(
-        (host, f) ->
-            ran.add(
-                new TrialHost(
-                    host,
-                    String.valueOf(f.kernelRelease()),
-                    String.valueOf(f.get("boot_id")),
-                    f.get("cmdline") == null ? "" : f.get("cmdline"))));
-    return ran;
+  private BootPlan.Want current(String host) {
+    HostState s = run.states().get(host);
+    return new BootPlan.Want(s.release(), s.round());
   }
 
   private Optional<String> boot(String host, BootPlan.Want want, Boot.Reason reason) {
@@ -215,37 +205,46 @@ final class HostBoots {
               + host
               + " would boot "
               + count
-              + " times, more than this plan needs ("
+              + " times in this pass, more than this plan needs ("
               + (limits.get(host) - SPARE_BOOTS)
               + ", and "
               + SPARE_BOOTS
               + " spare): stopped by the reboot-loop guard");
     }
-    BootSpec spec = connector.boot(host);
-    String before = facts.get(host).get("boot_id");
-    AgentSession session = hosts.session(host);
+    RunStore store = run.store();
+    BootSpec spec = run.connector().boot(host);
+    String before = run.states().get(host).bootId();
+    AgentSession session = run.hosts().session(host);
     RestoreResult restored = session.restore();
     if (!restored.ok()) {
-      out.accept(
-          "warning: host "
-              + host
-              + ": not every setting was restored before the boot; the new kernel starts from"
-              + " its own values");
+      run.out()
+          .accept(
+              "warning: host "
+                  + host
+                  + ": not every setting was restored before the boot; the new kernel starts"
+                  + " from its own values");
     }
     long id =
         store.startBoot(
-            experimentId, host, want.release(), spec.method().word(), reason, want.round(), before);
-    out.accept(
-        "host "
-            + host
-            + ": booting "
-            + want.release()
-            + " ("
-            + spec.method().word()
-            + (want.round() > 1 ? ", boot " + want.round() + " of " + plan.boots() : "")
-            + "), waiting up to "
-            + Durations.format(spec.timeout())
-            + " …");
+            run.experimentId(),
+            host,
+            want.release(),
+            spec.method().word(),
+            reason,
+            want.round(),
+            before);
+    run.out()
+        .accept(
+            "host "
+                + host
+                + ": booting "
+                + want.release()
+                + " ("
+                + spec.method().word()
+                + (want.round() > 1 ? ", boot " + want.round() + " of " + plan.boots() : "")
+                + "), waiting up to "
+                + Durations.format(spec.timeout())
+                + " …");
     long began = System.nanoTime();
     JobResult asked =
         session
@@ -266,12 +265,25 @@ final class HostBoots {
               + (err.isEmpty() ? "" : ": " + err.get(err.size() - 1))
               + ")";
       store.finishBoot(id, Boot.State.FAILED, null, why);
+      // The restore above took the knobs back: the next apply writes them all.
+      run.states().get(host).knobs().forget();
       return Optional.of("host " + host + ": " + why);
     }
     session.close();
-    connector.disconnect(host);
-    Facts back = await(host, before, spec.timeout());
-    if (back == null) {
+    run.connector().disconnect(host);
+    BootArrival.Seen seen = await(host, before, spec.timeout());
+    if (seen.neverWentDown()) {
+      String why =
+          "never went down: it still answers on boot "
+              + before
+              + " after "
+              + Durations.format(spec.timeout())
+              + " (boot_timeout), so it is not power-cycled";
+      store.finishBoot(id, Boot.State.FAILED, null, why);
+      run.states().back(host, seen.facts());
+      return Optional.of("host " + host + ": " + why);
+    }
+    if (seen.facts() == null) {
       String why =
           "did not come back on "
               + want.release()
@@ -281,6 +293,7 @@ final class HostBoots {
       store.finishBoot(id, Boot.State.FAILED, null, why);
       return Optional.of("host " + host + ": " + why + "; " + powerCycle(host, spec, before));
     }
+    Facts back = seen.facts();
     String seconds =
         String.format(java.util.Locale.ROOT, "%.0f s", (System.nanoTime() - began) / 1e9);
     if (!want.release().equals(back.kernelRelease())) {
@@ -291,15 +304,14 @@ final class HostBoots {
       return Optional.of("host " + host + ": " + why);
     }
     store.finishBoot(id, Boot.State.UP, back.get("boot_id"), null);
-    out.accept("host " + host + ": up on " + want.release() + " after " + seconds);
+    run.out().accept("host " + host + ": up on " + want.release() + " after " + seconds);
     return arrived(host, back, want.round())
         .map(why -> "host " + host + ": on " + want.release() + ": " + why);
   }
 
   private Optional<String> arrived(String host, Facts back, int round) {
-    facts.put(host, back);
-    current.put(host, new BootPlan.Want(back.kernelRelease(), round));
-    return afterBoot.booted(host, back);
+    run.states().booted(host, back, round);
+    return afterBoot.booted(host);
   }
 
   /**
@@ -317,17 +329,24 @@ final class HostBoots {
               + Durations.format(spec.timeout())
               + " (boot_timeout), and its inventory entry gives no power_cycle");
     }
+    RunStore store = run.store();
     long id =
         store.startBoot(
-            experimentId, host, start.get(host), "power-cycle", Boot.Reason.POWER_CYCLE, 1, before);
-    out.accept("host " + host + ": power-cycling it: " + spec.powerCycle());
+            run.experimentId(),
+            host,
+            start.get(host),
+            "power-cycle",
+            Boot.Reason.POWER_CYCLE,
+            1,
+            before);
+    run.out().accept("host " + host + ": power-cycling it: " + spec.powerCycle());
     String ran = PowerCycle.run(spec.powerCycle(), host);
     if (ran != null) {
       store.finishBoot(id, Boot.State.FAILED, null, ran);
       throw new HostLost("host " + host + ": power_cycle failed: " + ran);
     }
-    Facts back = await(host, before, spec.timeout());
-    if (back == null) {
+    Facts back = await(host, before, spec.timeout()).facts();
+    if (back == null || before.equals(back.get("boot_id"))) {
       String why = "not back within " + Durations.format(spec.timeout()) + " after a power cycle";
       store.finishBoot(id, Boot.State.FAILED, null, why);
       throw new HostLost("host " + host + " " + why);
@@ -335,40 +354,30 @@ final class HostBoots {
     store.finishBoot(id, Boot.State.UP, back.get("boot_id"), null);
     arrived(host, back, 1);
     String line = "power-cycled, back on " + back.kernelRelease();
-    out.accept("host " + host + ": " + line);
+    run.out().accept("host " + host + ": " + line);
     return line;
   }
 
-  /**
-   * Reconnects with backoff until the host answers with another boot id than {@code before};
-   * returns its facts, or null when {@code timeout} passed.
-   */
-  private Facts await(String host, String before, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    // The deadline is looked at after each try, not by the pauses: a try at the end still counts.
+  /** Waits for {@code host} to answer on another boot id than {@code before}. */
+  private BootArrival.Seen await(String host, String before, Duration timeout) {
     Backoff backoff =
-        new Backoff(FIRST_PAUSE, LONGEST_PAUSE, timeout.plus(LONGEST_PAUSE), interrupted);
-    while (true) {
-      backoff.pause();
-      if (interrupted.getAsBoolean()) {
-        throw new HostLost("interrupted while host " + host + " boots");
-      }
-      try {
-        Facts f = hosts.reconnect(host).facts();
-        if (!before.equals(f.get("boot_id"))) {
-          return f;
-        }
-        // Still the old boot, on its way down.
-        hosts.session(host).close();
-      } catch (TunelabException e) {
-        if (e.exitCode() == TunelabException.BAD_INPUT) {
-          throw e;
-        }
-      }
-      connector.disconnect(host);
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-    }
+        new Backoff(FIRST_PAUSE, LONGEST_PAUSE, timeout.plus(LONGEST_PAUSE), run.interrupted());
+    BootArrival.Probe probe =
+        new BootArrival.Probe() {
+          @Override
+          public Facts answer() {
+            return run.hosts().reconnect(host).facts();
+          }
+
+          @Override
+          public void drop() {
+            AgentSession s = run.hosts().session(host);
+            if (s != null) {
+              s.close();
+            }
+            run.connector().disconnect(host);
+          }
+        };
+    return BootArrival.await(host, before, timeout, backoff, probe, () -> false, run.interrupted());
   }
 }

@@ -7,21 +7,15 @@ import io.tunelab.agent.Facts;
 import io.tunelab.matrix.Durations;
 import io.tunelab.matrix.Recovery;
 import io.tunelab.store.Attempt;
-import io.tunelab.store.RunStore;
 import io.tunelab.trace.Phase;
-import io.tunelab.trace.PhaseTrace;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -39,53 +33,18 @@ final class HostRecovery {
   private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
   private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
 
-  private final Hosts hosts;
-  private final Map<String, HostKnobState> states;
-  private final Map<String, String> bootIds;
-  private final Map<String, Facts> facts;
+  private final RunContext run;
   private final Recovery recovery;
-  private final RunStore store;
-  private final long experimentId;
-  private final Consumer<String> out;
-  private final BooleanSupplier interrupted;
-  private final Clock clock;
-  private final PhaseTrace trace;
+
+  HostRecovery(RunContext run, Recovery recovery) {
+    this.run = run;
+    this.recovery = recovery;
+  }
 
   /**
-   * @param facts every host's facts as the run started: the boot ids a reconnect compares with;
-   *     kept current as hosts come back
+   * Sets the open cell up again on hosts that rebooted (booting a host that came up on another
+   * release back into the cell's first); returns why it could not be.
    */
-  HostRecovery(
-      Hosts hosts,
-      Map<String, HostKnobState> states,
-      Map<String, Facts> facts,
-      Recovery recovery,
-      RunStore store,
-      long experimentId,
-      Consumer<String> out,
-      BooleanSupplier interrupted,
-      Clock clock,
-      PhaseTrace trace) {
-    this.trace = trace;
-    this.hosts = hosts;
-    this.states = states;
-    this.bootIds = new HashMap<>();
-    this.facts = facts;
-    facts.forEach((host, f) -> bootIds.put(host, f.get("boot_id")));
-    this.recovery = recovery;
-    this.store = store;
-    this.experimentId = experimentId;
-    this.out = out;
-    this.interrupted = interrupted;
-    this.clock = clock;
-  }
-
-  /** Takes {@code bootId} as {@code host}'s from now on: the run booted it. */
-  void booted(String host, String bootId) {
-    bootIds.put(host, bootId);
-  }
-
-  /** Sets the open cell up again on hosts that rebooted; returns why it could not be. */
   interface Reopen {
     Optional<String> after(Set<String> rebooted);
   }
@@ -110,40 +69,39 @@ final class HostRecovery {
       Supplier<TrialExecutor.Outcome> trial,
       Reopen reopen) {
     for (int attempt = 1; ; attempt++) {
-      Instant start = clock.instant();
+      Instant start = run.clock().instant();
       String why;
       try {
         TrialExecutor.Outcome outcome = trial.get();
-        if (interrupted.getAsBoolean()) {
+        if (run.interrupted().getAsBoolean()) {
           return outcome; // cut short by Ctrl-C: runs again on resume, no attempt to record
         }
-        List<String> lost = hosts.lost();
+        List<String> lost = run.hosts().lost();
         if (lost.isEmpty()) {
-          ending.accept(new Attempt(start, clock.instant(), Attempt.Status.OK, null));
+          ending.accept(new Attempt(start, run.clock().instant(), Attempt.Status.OK, null));
           return outcome;
         }
         // A host that only holds knobs may have rebooted while another ran the workload.
         why = "host " + String.join(", host ", lost) + ": the connection was lost during the trial";
       } catch (TrialFailure | AgentException e) {
-        if (interrupted.getAsBoolean()) {
+        if (run.interrupted().getAsBoolean()) {
           throw e;
         }
-        if (hosts.lost().isEmpty()) {
+        if (run.hosts().lost().isEmpty()) {
           // Failed by itself (workload, parser, timeout), or an agent refused a request.
-          ending.accept(new Attempt(start, clock.instant(), Attempt.Status.FAILED, e.getMessage()));
+          ending.accept(
+              new Attempt(start, run.clock().instant(), Attempt.Status.FAILED, e.getMessage()));
           throw e;
         }
         why = e.getMessage();
       }
-      Instant lostAt = clock.instant();
-      out.accept(prefix + ": lost: " + why);
+      Instant lostAt = run.clock().instant();
+      run.out().accept(prefix + ": lost: " + why);
       List<String> events = new ArrayList<>();
       Set<String> rebooted = new LinkedHashSet<>();
       try {
-        for (String host : hosts.lost()) {
-          String before = bootIds.get(host);
-          events.add(bringBack(host));
-          if (before != null && !before.equals(bootIds.get(host))) {
+        for (String host : run.hosts().lost()) {
+          if (bringBack(host, events) != HostState.Return.SAME_BOOT) {
             rebooted.add(host);
           }
         }
@@ -165,7 +123,7 @@ final class HostRecovery {
       }
       if (!rebooted.isEmpty()) {
         String hostsText = "host " + String.join(", host ", rebooted);
-        out.accept(prefix + ": " + hostsText + " rebooted: setting the cell up again");
+        run.out().accept(prefix + ": " + hostsText + " rebooted: setting the cell up again");
         Optional<String> failed = reopen.after(rebooted);
         if (failed.isPresent()) {
           throw new TrialFailure(
@@ -173,8 +131,14 @@ final class HostRecovery {
               List.of());
         }
       }
-      out.accept(
-          prefix + ": running the trial again (attempt " + (attempt + 1) + " of " + limit() + ")");
+      run.out()
+          .accept(
+              prefix
+                  + ": running the trial again (attempt "
+                  + (attempt + 1)
+                  + " of "
+                  + limit()
+                  + ")");
     }
   }
 
@@ -183,59 +147,59 @@ final class HostRecovery {
   }
 
   /**
-   * Reconnects to {@code host} with backoff until it answers or the budget is spent; returns what
-   * happened, for the record (a reboot among it).
+   * Reconnects to {@code host} with backoff until it answers or the budget is spent; adds what
+   * happened to {@code events}, for the record, and returns how the host came back.
    */
-  private String bringBack(String host) {
+  private HostState.Return bringBack(String host, List<String> events) {
     Duration budget = recovery.reconnect();
-    out.accept("host " + host + ": reconnecting for up to " + Durations.format(budget) + " …");
+    run.out()
+        .accept("host " + host + ": reconnecting for up to " + Durations.format(budget) + " …");
     long began = System.nanoTime();
-    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, budget, interrupted);
+    Backoff backoff = new Backoff(FIRST_PAUSE, LONGEST_PAUSE, budget, run.interrupted());
     String last = "no attempt made";
     while (true) {
-      if (interrupted.getAsBoolean()) {
+      if (run.interrupted().getAsBoolean()) {
         throw new HostLost("interrupted while reconnecting to host " + host);
       }
       try {
-        Facts facts = hosts.reconnect(host).facts();
-        this.facts.put(host, facts);
-        states.get(host).forget();
+        Facts facts = run.hosts().reconnect(host).facts();
+        HostState state = run.states().get(host);
+        String before = state.bootId();
+        String was = state.release();
+        HostState.Return r = run.states().back(host, facts);
         String seconds = String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - began) / 1e9);
-        String boot = facts.get("boot_id");
-        String before = bootIds.put(host, boot);
-        String event;
-        if (before != null && !before.equals(boot)) {
-          event =
-              "host "
-                  + host
-                  + " rebooted (boot id "
-                  + before
-                  + " -> "
-                  + boot
-                  + "), back after "
-                  + seconds
-                  + ": its settings are written again";
-          hosts
-              .roles()
-              .forEach(
-                  (role, h) -> {
-                    if (h.equals(host)) {
-                      store.recordHost(experimentId, role, host, HostFacts.recorded(facts));
-                    }
-                  });
-        } else {
-          event =
-              "host " + host + " reconnected after " + seconds + ": its settings are written again";
+        String event =
+            switch (r) {
+              case SAME_BOOT -> "host " + host + " reconnected after " + seconds;
+              case NEW_BOOT ->
+                  "host " + host + " rebooted (boot id " + before + " -> " + state.bootId() + ")";
+              case OTHER_RELEASE ->
+                  "host "
+                      + host
+                      + " rebooted onto "
+                      + state.release()
+                      + ", not "
+                      + was
+                      + " (boot id "
+                      + before
+                      + " -> "
+                      + state.bootId()
+                      + ")";
+            };
+        if (r != HostState.Return.SAME_BOOT) {
+          event += ", back after " + seconds;
         }
-        out.accept(event);
-        return event;
+        event += ": its settings are written again";
+        run.out().accept(event);
+        events.add(event);
+        return r;
       } catch (TunelabException e) {
         if (e.exitCode() == TunelabException.BAD_INPUT) {
           throw e; // the inventory itself is wrong: waiting will not fix it
         }
         last = e.getMessage();
       }
-      if (!backoff.pause() && !interrupted.getAsBoolean()) {
+      if (!backoff.pause() && !run.interrupted().getAsBoolean()) {
         throw new HostLost(
             "host "
                 + host
@@ -253,12 +217,12 @@ final class HostRecovery {
    * outcome still goes on to be stored or kept in a side file.
    */
   private void recordLost(long trialId, Instant start, Instant end, String error) {
-    long t = trace.start();
+    long t = run.trace().start();
     try {
-      store.recordAttempt(trialId, new Attempt(start, end, Attempt.Status.LOST, error));
-      trace.phase(Phase.STORE_ATTEMPT, t);
+      run.store().recordAttempt(trialId, new Attempt(start, end, Attempt.Status.LOST, error));
+      run.trace().phase(Phase.STORE_ATTEMPT, t);
     } catch (TunelabException e) {
-      out.accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
+      run.out().accept("warning: attempt of trial " + trialId + " not recorded: " + e.getMessage());
     }
   }
 }

@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
  */
 final class TrialLoop {
   private final RunStore store;
+  private final HostStates states;
   private final TrialExecutor executor;
   private final CellSteps cellSteps;
   private final HostRecovery recovery;
@@ -45,20 +46,20 @@ final class TrialLoop {
   private final CellTargets targets;
 
   TrialLoop(
-      RunStore store,
+      RunContext run,
       TrialExecutor executor,
       HostRecovery recovery,
       CellSteps cellSteps,
       ExperimentKnobs knobs,
       List<Cell> cells,
       RunListener listener,
-      PhaseTrace trace,
       HostBoots boots,
       CellTargets targets) {
     this.targets = targets;
-    this.trace = trace;
+    this.trace = run.trace();
     this.boots = boots;
-    this.store = store;
+    this.store = run.store();
+    this.states = run.states();
     this.executor = executor;
     this.cellSteps = cellSteps;
     this.recovery = recovery;
@@ -198,6 +199,13 @@ final class TrialLoop {
               };
           HostRecovery.Reopen reopen =
               rebooted -> {
+                if (boots.needed(cell, trial.rep())) {
+                  // It came up on the boot loader's default: boot it into the cell's release.
+                  Optional<String> unbooted = boots.prepare(cell, trial.rep());
+                  if (unbooted.isPresent()) {
+                    return unbooted;
+                  }
+                }
                 Optional<String> why = cellSteps.reopen(cell, rebooted);
                 if (why.isPresent()) {
                   visits.failed(why.get());
@@ -218,6 +226,19 @@ final class TrialLoop {
               attempts.add(new Attempt(first.startedAt(), first.finishedAt(), first.status(), why));
               listener.runEvent(prefix + ": " + why + "; running it again (on_flag: rerun)");
               outcome = recovery.run(trial.trialId(), prefix, attempts::add, once, reopen);
+            }
+            Optional<String> wrong = boots.wrongRelease(cell, trial.rep());
+            if (wrong.isPresent()) {
+              // Never measured as another kernel: a host came back on one during the last trial.
+              failure = new TrialFailure(wrong.get() + ": not measured", outcome.settings());
+              outcome = null;
+              Attempt last = attempts.remove(attempts.size() - 1);
+              attempts.add(
+                  new Attempt(
+                      last.startedAt(),
+                      last.finishedAt(),
+                      Attempt.Status.FAILED,
+                      failure.getMessage()));
             }
           } catch (TrialFailure f) {
             failure = f;
@@ -349,7 +370,7 @@ final class TrialLoop {
             attempts,
             ended.line(),
             OptionalLong.empty(),
-            boots.ran());
+            states.ran());
     long next = -1;
     if (i + 1 < trials.size() && goesOn.getAsBoolean()) {
       TrialRef following = trials.get(i + 1);

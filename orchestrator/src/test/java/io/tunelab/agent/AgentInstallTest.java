@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agents.AgentScript;
 import io.tunelab.remote.Transport;
+import io.tunelab.testing.LocalAgent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,6 +10,7 @@ import io.tunelab.knob.ApplyLine;
 import io.tunelab.knob.ApplyLine.Op;
 import io.tunelab.knob.Knob;
 import io.tunelab.knob.ReadResult;
+import io.tunelab.testing.LocalAgent;
 import io.tunelab.testing.TestTime;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.ProcessPlan;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.agents.AgentScript;
 import io.tunelab.remote.Transport;
+import io.tunelab.testing.LocalAgent;
 import io.tunelab.testing.TestTime;
 import io.tunelab.workload.ProcessPlan;
 import java.io.IOException;

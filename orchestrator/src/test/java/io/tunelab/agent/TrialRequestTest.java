@@ -2,6 +2,7 @@ package io.tunelab.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tunelab.testing.LocalAgent;
 import io.tunelab.workload.Stopped;
 import java.nio.file.Path;
 import java.time.Duration;

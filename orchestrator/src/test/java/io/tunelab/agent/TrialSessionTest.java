@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.LocalAgent;
 import io.tunelab.testing.TestTime;
 import io.tunelab.workload.Stopped;
 import java.nio.file.Files;

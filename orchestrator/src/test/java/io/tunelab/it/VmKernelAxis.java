@@ -163,4 +163,62 @@ final class VmKernelAxis {
         EndToEndTest.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"));
     assertEquals(a, VmKernels.running());
   }
+
+  /**
+   * The client loses power while a trial of the other kernel runs: it comes back on the boot
+   * loader's default, is booted into the cell's kernel again, and no trial is measured on the
+   * default.
+   */
+  void anUnplannedRebootOntoTheDefaultKernelIsBootedBackIntoTheCellsOne() throws Exception {
+    String a = VmKernels.running();
+    String b = VmKernels.other(env, a);
+    Path m = dir.resolve("unplanned.yaml");
+    Files.writeString(
+        m,
+        """
+        name: vm-unplanned-reboot
+        roles: {client: client, server: server}
+        matrix:
+          client.kernel: [OTHER]
+        repeat: 3
+        workload:
+          on: client
+          command: sleep 6; uname -r
+        """
+            .replace("OTHER", b));
+    Path db = dir.resolve("unplanned.db");
+    Path log = dir.resolve("unplanned.out");
+    Process p =
+        Controller.tunelab(
+                "run", m.toString(), "--hosts", VmLab.inventory().toString(), "--db", db.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    LabFaultsTest.waitForTrial(db, 2);
+
+    VmLab.lab(2, "kill", "client");
+    VmLab.lab(5, "power-cycle", "client");
+    assertTrue(p.waitFor(TestTime.seconds(900), TimeUnit.SECONDS), Files.readString(log));
+
+    String out = Files.readString(log);
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(out.contains("host client rebooted onto " + a + ", not " + b), out);
+    assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), LabFaultsTest.attempts(db), out);
+    assertEquals(
+        List.of(List.of(b, "3")),
+        EndToEndTest.rows(
+            db,
+            "select h.kernel_release, count(*) from trials t join trial_hosts h"
+                + " on h.trial_id = t.id and h.host = 'client' where t.status = 'ok'"
+                + " group by h.kernel_release"));
+    assertEquals(
+        List.of(
+            List.of("start", a, "up"),
+            List.of("kernel", b, "up"),
+            List.of("kernel", b, "up"),
+            List.of("home", a, "up")),
+        EndToEndTest.rows(
+            db, "select reason, release, state from boots where host = 'client' order by id"));
+    assertEquals(a, VmKernels.running());
+  }
 }

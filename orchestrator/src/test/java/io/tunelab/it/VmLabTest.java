@@ -99,6 +99,12 @@ class VmLabTest {
   }
 
   @Test
+  void aClientThatLosesPowerOnTheOtherKernelIsBootedIntoItAgainBeforeItsTrialRunsAgain()
+      throws Exception {
+    new VmKernelAxis(env, dir).anUnplannedRebootOntoTheDefaultKernelIsBootedBackIntoTheCellsOne();
+  }
+
+  @Test
   void aControllerKilledWhileAHostBootsIsResumedWithNothingLostOrDoubled() throws Exception {
     new VmKernelAxis(env, dir).aControllerKilledWhileAHostBootsIsResumed();
   }

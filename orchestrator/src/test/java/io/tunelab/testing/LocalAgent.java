@@ -1,5 +1,6 @@
-package io.tunelab.agent;
+package io.tunelab.testing;
 
+import io.tunelab.agent.AgentSession;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.remote.LocalTransport;
 import io.tunelab.remote.Transport;
@@ -12,12 +13,12 @@ import java.time.Duration;
  * installed copy under a temp dir, so a test touches no real state; files under that dir may stand
  * for knobs (the agent's test hook {@code TUNELAB_KNOB_ROOT}).
  */
-final class LocalAgent implements Transport {
+public final class LocalAgent implements Transport {
   private final LocalTransport local = new LocalTransport();
   private final Path state;
   private final String env;
 
-  LocalAgent(Path dir) {
+  public LocalAgent(Path dir) {
     this.state = dir.resolve("state");
     this.env =
         "export TUNELAB_STATE='"
@@ -30,12 +31,12 @@ final class LocalAgent implements Transport {
   }
 
   /** The agent's state directory. */
-  Path state() {
+  public Path state() {
     return state;
   }
 
   /** Installs the agent and starts {@code serve}. */
-  AgentSession start() {
+  public AgentSession start() {
     return AgentSession.start(this, AgentScript.load());
   }
 
