@@ -69,10 +69,7 @@ final class ExperimentSession {
               store,
               log,
               TunelabCommand.version(),
-              progress,
-              clock,
-              watch.maxTime(),
-              recovery.reconnect);
+              new ExperimentRunner.Options(progress, clock, watch.maxTime(), recovery.reconnect));
       runner.traced(trace).keepingKernels(keepKernel);
       if (runner.deadline() != null) {
         log.accept(

@@ -54,24 +54,20 @@ final class CellSteps {
   private final Set<String> setBack = new HashSet<>();
 
   CellSteps(
+      RunContext run,
       Matrix matrix,
-      Hosts hosts,
       ExperimentKnobs knobs,
-      Map<String, HostKnobState> states,
       TrialExecutor executor,
-      RunStore store,
-      long experimentId,
-      Map<String, String> captures,
-      Consumer<String> out) {
+      Map<String, String> captures) {
     this.matrix = matrix;
-    this.hosts = hosts;
+    this.hosts = run.hosts();
     this.knobs = knobs;
-    this.states = states;
+    this.states = run.states().knobs();
     this.executor = executor;
-    this.store = store;
-    this.experimentId = experimentId;
+    this.store = run.store();
+    this.experimentId = run.experimentId();
     this.captures = captures;
-    this.out = out;
+    this.out = run.out();
     this.recorded = !matrix.cellSetup().isEmpty() || !matrix.cellTeardown().isEmpty();
     this.values = CellStepValues.of(matrix);
   }

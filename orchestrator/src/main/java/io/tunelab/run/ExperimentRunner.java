@@ -61,38 +61,40 @@ public final class ExperimentRunner {
         store,
         out,
         toolVersion,
-        RunListener.printing(out),
-        Clock.systemUTC(),
-        null,
-        null);
+        new Options(RunListener.printing(out), Clock.systemUTC(), null, null));
   }
 
   /**
-   * A runner that reports progress to {@code listener} and, with a {@code maxTime}, starts no trial
-   * once that much time has passed on {@code clock} from now (the run then ends interrupted, the
-   * rest left for {@code resume}). It keeps its events in {@code store} itself; {@code out} gets
-   * the other lines it prints.
+   * How a run reports and when it stops.
    *
+   * @param listener hears every trial's progress
+   * @param clock what {@code maxTime} is measured on
+   * @param maxTime with it, no trial starts once that much time has passed from the runner's
+   *     creation (the run then ends interrupted, the rest left for {@code resume}); or null
    * @param reconnect how long to reconnect to a lost host, overriding the matrix's {@code
    *     reconnect} ({@code run --reconnect}); null for the matrix's
+   */
+  public record Options(RunListener listener, Clock clock, Duration maxTime, Duration reconnect) {}
+
+  /**
+   * A runner that reports progress and stops as {@code options} say. It keeps its events in {@code
+   * store} itself; {@code out} gets the other lines it prints.
    */
   public ExperimentRunner(
       HostConnector connector,
       RunStore store,
       Consumer<String> out,
       String toolVersion,
-      RunListener listener,
-      Clock clock,
-      Duration maxTime,
-      Duration reconnect) {
+      Options options) {
     this.connector = connector;
     this.store = store;
-    this.listener = new RunEvents(store, listener, maxTime);
+    this.listener = new RunEvents(store, options.listener(), options.maxTime());
     this.out = this.listener.lines(out);
     this.toolVersion = toolVersion;
-    this.clock = clock;
-    this.deadline = maxTime == null ? null : clock.instant().plus(maxTime);
-    this.reconnect = reconnect;
+    this.clock = options.clock();
+    this.deadline =
+        options.maxTime() == null ? null : options.clock().instant().plus(options.maxTime());
+    this.reconnect = options.reconnect();
   }
 
   /** When no trial may start any more ({@code maxTime} from the runner's creation), or null. */
@@ -243,9 +245,7 @@ public final class ExperimentRunner {
             reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
         HostRecovery hostRecovery = new HostRecovery(run, recovery);
         TrialExecutor executor = new TrialExecutor(matrix, hosts, states.knobs(), trace);
-        cellSteps =
-            new CellSteps(
-                matrix, hosts, knobs, states.knobs(), executor, store, experimentId, vars, out);
+        cellSteps = new CellSteps(run, matrix, knobs, executor, vars);
         boots =
             new HostBoots(
                 run,
@@ -255,14 +255,15 @@ public final class ExperimentRunner {
                 host -> readOriginals(hosts, knobs, cells, vars, host, states.get(host)));
         return new TrialLoop(
                 run,
-                executor,
-                hostRecovery,
-                cellSteps,
-                knobs,
-                cells,
-                listener,
-                boots,
-                new CellTargets(matrix.repeatRule(), store))
+                new TrialLoop.Parts(
+                    executor,
+                    hostRecovery,
+                    cellSteps,
+                    boots,
+                    knobs,
+                    cells,
+                    new CellTargets(matrix.repeatRule(), store)),
+                listener)
             .run(experimentId, trials, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {

@@ -45,26 +45,27 @@ final class TrialLoop {
   private final HostBoots boots;
   private final CellTargets targets;
 
-  TrialLoop(
-      RunContext run,
+  /** The parts of a run the loop drives. */
+  record Parts(
       TrialExecutor executor,
       HostRecovery recovery,
       CellSteps cellSteps,
+      HostBoots boots,
       ExperimentKnobs knobs,
       List<Cell> cells,
-      RunListener listener,
-      HostBoots boots,
-      CellTargets targets) {
-    this.targets = targets;
-    this.trace = run.trace();
-    this.boots = boots;
+      CellTargets targets) {}
+
+  TrialLoop(RunContext run, Parts parts, RunListener listener) {
     this.store = run.store();
     this.states = run.states();
-    this.executor = executor;
-    this.cellSteps = cellSteps;
-    this.recovery = recovery;
-    this.knobs = knobs;
-    this.cells = cells;
+    this.trace = run.trace();
+    this.executor = parts.executor();
+    this.recovery = parts.recovery();
+    this.cellSteps = parts.cellSteps();
+    this.boots = parts.boots();
+    this.knobs = parts.knobs();
+    this.cells = parts.cells();
+    this.targets = parts.targets();
     this.listener = listener;
   }
 
