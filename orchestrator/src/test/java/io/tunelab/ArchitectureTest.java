@@ -2,10 +2,13 @@ package io.tunelab;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +70,26 @@ class ArchitectureTest {
         .resideInAnyPackage(SQLITE, POSTGRES, SQL)
         .because("runs, reports and commands use RunStore and ResultReader, not SQLite")
         .check(main);
+  }
+
+  /**
+   * The run's parts share a {@code RunContext} instead of passing the same objects one by one; a
+   * record's fields are named where it is made, so records are left out.
+   */
+  @Test
+  void noConstructorInRunTakesMoreThanSixParameters() {
+    List<String> wide =
+        main.stream()
+            .filter(c -> c.getPackageName().equals("io.tunelab.run"))
+            .filter(c -> !c.isAnonymousClass() && !isRecord(c))
+            .flatMap(c -> c.getConstructors().stream())
+            .filter(k -> k.getRawParameterTypes().size() > 6)
+            .map(k -> k.getFullName())
+            .toList();
+    assertEquals(List.of(), wide);
+  }
+
+  private static boolean isRecord(JavaClass c) {
+    return c.getRawSuperclass().map(s -> s.isEquivalentTo(Record.class)).orElse(false);
   }
 }
