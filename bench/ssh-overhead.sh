@@ -17,8 +17,8 @@
 # Then (d): the CPU time (utime + stime from /proc/PID/stat) of the agent processes while the
 # server runs `sleep 10`: what the agents cost while a workload runs.
 # Beside (a), (a2) and (c), in the same run, their floor: the same knob writes by a bare dash
-# loop over one open SSH channel per host, the five programs a trial forks, one fsync'd
-# SQLite commit; each case prints "floor-ratio CASE = R" (tunelab per trial / floor per trial,
+# loop over one open SSH channel per host, the five programs a trial forks, the same health
+# reads (one awk before and after), one fsync'd SQLite commit; each case prints "floor-ratio CASE = R" (tunelab per trial / floor per trial,
 # medians) with the floor's phases.
 # Prints the figures and their ratio. Needs root, `lab/lab up`, sqlite3, and a tunelab
 # that can reach SSH hosts. It only talks to the lab's 127.0.0.x addresses and only writes
@@ -170,22 +170,41 @@ phases() {
 # five programs a trial forks (setsid, sh, date, timeout and the workload `sh -c true`, date),
 # then one fsync'd SQLite commit (WAL, synchronous=FULL, as tunelab's store) by a sqlite3
 # that stays open. Driven by bash, whose $EPOCHREALTIME times each trial without a fork.
+# And the same reads as tunelab's health checks, the cheapest way a shell loop does them: one
+# awk over the same files (/proc/vmstat, /proc/diskstats, the thermal throttle counters and
+# cpufreq files) before and after the workload in the same round trip; the one after also
+# reads the kernel's lines since the one before, from a copy of /dev/kmsg that a dd started
+# with the channel keeps (emptied by the one before), and reads the host's knobs back. A host
+# that only has knobs (the client) takes its before-snapshot with its knob writes and its
+# after-snapshot, with its knobs read back, in one round trip once the server has answered.
 # floor CASE KNOBS (KIND:ATTR, as knob_matrix takes; empty: none) writes $tmp/floor-CASE.us:
-# per trial but the first, "TOTAL KNOBS RUN COMMIT" in microseconds, the workload's host time
-# (between the two dates) taken out of TOTAL and RUN as tunelab's figures take it out.
+# per trial but the first, "TOTAL KNOBS RUN CHECK COMMIT" in microseconds, the workload's host
+# time (between the two dates) taken out of TOTAL and RUN as tunelab's figures take it out.
+knob_path() {
+  case $2 in
+    block:*) echo "/sys/block/$1/queue/${2#*:}" ;;
+    bdi:*) echo "/sys/class/bdi/$(cat "/sys/block/$1/dev")/${2#*:}" ;;
+  esac
+}
 knob_line() {
   a_disk=$1
   shift
   line=
   for k in $2; do
-    case $k in
-      block:*) p=/sys/block/$a_disk/queue/${k#*:} ;;
-      bdi:*) p=/sys/class/bdi/$(cat "/sys/block/$a_disk/dev")/${k#*:} ;;
-    esac
-    line="${line}echo $(value "${k#*:}" "$1") >$p; "
+    line="${line}echo $(value "${k#*:}" "$1") >$(knob_path "$a_disk" "$k"); "
   done
   printf '%s:\n' "$line"
 }
+# The knobs of a host's disk, as the words of one line.
+knob_paths() {
+  for k in $2; do printf '%s ' "$(knob_path "$1" "$k")"; done
+}
+# Defined once on each channel, outside the measurement: the dd that copies the kernel log into
+# $K, and snap, one awk that reads every line of every file it is given.
+# shellcheck disable=SC2016 # evaluated by the channel's dash
+FLOOR_SETUP='K=$(mktemp /tmp/tl-floor-kmsg.XXXXXX); dd if=/dev/kmsg of="$K" bs=65536 conv=noerror,notrunc oflag=append status=none </dev/null >/dev/null 2>/dev/null & KD=$!; F="/proc/vmstat /proc/diskstats /sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/*_throttle_count /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_min_freq /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_max_freq"; snap() { awk '"'"'BEGIN { for (i = 1; i < ARGC; i++) { f = ARGV[i]; while ((getline v < f) > 0) n += split(v, w, " "); close(f) } print n }'"'"' "$@" >/dev/null; }'
+# shellcheck disable=SC2016
+FLOOR_TEARDOWN='kill $KD; rm -f "$K"'
 floor() {
   f=$tmp/floor-$1
   mkdir "$f"
@@ -199,6 +218,8 @@ floor() {
   d_pid=$!
   FLOOR_S1=$(knob_line "$SERVER_DISK" 1 "$2") FLOOR_S0=$(knob_line "$SERVER_DISK" 0 "$2") \
     FLOOR_C1=$(knob_line "$CLIENT_DISK" 1 "$2") FLOOR_C0=$(knob_line "$CLIENT_DISK" 0 "$2") \
+    FLOOR_SR=$(knob_paths "$SERVER_DISK" "$2") FLOOR_CR=$(knob_paths "$CLIENT_DISK" "$2") \
+    FLOOR_SETUP=$FLOOR_SETUP FLOOR_TEARDOWN=$FLOOR_TEARDOWN \
     FLOOR_KNOBS=${2:+1} bash -c '
     set -eu
     f=$1
@@ -206,6 +227,11 @@ floor() {
     printf "pragma journal_mode=wal;\npragma synchronous=full;\ncreate table t(seq integer primary key, started_us integer, workload_ns integer);\nselect 1;\n" >&7
     read -r _ <&8
     read -r _ <&8
+    printf "%s\n" "$FLOOR_SETUP" >&3
+    printf "%s\n" "$FLOOR_SETUP" >&5
+    read -r _ <&4
+    read -r _ <&6
+    run="snap \$F; setsid dash -c '\''date +%s%N; timeout --foreground -k 2 60 sh -c true; date +%s%N'\'' </dev/null; snap \$F \"\$K\" $FLOOR_SR"
     us() { local t=${EPOCHREALTIME/./}; REPLY=${t#0}; }
     i=1
     while [ "$i" -le "$2" ]; do
@@ -213,23 +239,32 @@ floor() {
       if [ -n "${FLOOR_KNOBS:-}" ]; then
         if [ $((i % 2)) = 1 ]; then s=$FLOOR_S1 c=$FLOOR_C1; else s=$FLOOR_S0 c=$FLOOR_C0; fi
         printf "%s\n" "$s" >&3
-        printf "%s\n" "$c" >&5
+        printf "%s\n" "$c; : >\"\$K\"; snap \$F" >&5
         read -r _ <&4
         read -r _ <&6
       fi
       us; t1=$REPLY
-      printf "%s\n" "setsid dash -c '\''date +%s%N; timeout --foreground -k 2 60 sh -c true; date +%s%N'\'' </dev/null" >&3
+      printf "%s\n" ": >\"\$K\"; $run" >&3
       read -r ws <&4
       read -r we <&4
       read -r _ <&4
       us; t2=$REPLY
+      if [ -n "${FLOOR_KNOBS:-}" ]; then
+        printf "%s\n" "snap \$F \"\$K\" $FLOOR_CR" >&5
+        read -r _ <&6
+      fi
+      us; t3=$REPLY
       printf "insert into t values (%d, %s, %d);\nselect 1;\n" "$i" "$t0" $((we - ws)) >&7
       read -r _ <&8
-      us; t3=$REPLY
+      us; t4=$REPLY
       w=$(((we - ws) / 1000))
-      [ "$i" = 1 ] || echo "$((t3 - t0 - w)) $((t1 - t0)) $((t2 - t1 - w)) $((t3 - t2))"
+      [ "$i" = 1 ] || echo "$((t4 - t0 - w)) $((t1 - t0)) $((t2 - t1 - w)) $((t3 - t2)) $((t4 - t3))"
       i=$((i + 1))
     done
+    printf "%s\n" "$FLOOR_TEARDOWN" >&3
+    printf "%s\n" "$FLOOR_TEARDOWN" >&5
+    read -r _ <&4
+    read -r _ <&6
   ' floor "$f" "$TRIALS" >"$tmp/floor-$1.us" || die "the floor of $1 failed"
   wait "$s_pid" "$c_pid" "$d_pid" || die "the floor of $1: a channel failed"
   rm -rf "$f"
@@ -448,17 +483,19 @@ echo "no knobs:"
 phases "$tmp/noknobs.trace"
 echo
 echo "The floor of each case (same run): the same knob writes by a bare dash loop over one open"
-echo "SSH channel per host, the five programs a trial forks, one fsync'd SQLite commit; medians"
-echo "in ms, per phase, and the ratio tunelab per trial / floor per trial:"
-printf '  %-12s %10s %10s %10s %10s %10s\n' case tunelab floor knobs run commit
+echo "SSH channel per host, the five programs a trial forks, one awk over the health files before"
+echo "and after them (the one after with the kernel's new lines and the knobs read back; on a"
+echo "host with knobs only, with its writes and once the server has answered: check), one"
+echo "fsync'd SQLite commit; medians in ms, per phase, and the ratio tunelab / floor per trial:"
+printf '  %-12s %10s %10s %10s %10s %10s %10s\n' case tunelab floor knobs run check commit
 for c in knobs:"$per_med" calm-knobs:"$calm_med" no-knobs:"$nk_med"; do
   name=${c%%:*}
   case $name in calm-knobs) file=calm ;; no-knobs) file=noknobs ;; *) file=knobs ;; esac
   set --
-  for col in 1 2 3 4; do
+  for col in 1 2 3 4 5; do
     set -- "$@" "$(cut -d ' ' -f "$col" "$tmp/floor-$file.us" | summary | cut -d ' ' -f 1)"
   done
-  printf '  %-12s %10s %10s %10s %10s %10s\n' "$name" "${c#*:}" "$@"
+  printf '  %-12s %10s %10s %10s %10s %10s %10s\n' "$name" "${c#*:}" "$@"
   echo "$name ${c#*:} $1" >>"$tmp/ratios"
 done
 echo

@@ -40,13 +40,18 @@ verb_apply() {
   [ "$APPLY_SAVE_FAILED" = 0 ] && [ "$APPLY_REFUSED" = 0 ] || APPLY_RC=1
   payload_each apply_write_line
   apply_read_back
+  # A "health" line: the host's before-snapshot of a trial that has no request of its own
+  # here (its processes and monitors are on other hosts), in the answer that is there anyway.
+  case $NL$PAYLOAD in
+    *"${NL}health$NL"*) trial_health before ;;
+  esac
   return "$APPLY_RC"
 }
 
 # A malformed line rejects the whole request before anything is read (APPLY_BAD=1).
 apply_check_line() {
   case $1 in
-    "" | "save$TAB"?* | "check$TAB"?* | "savepair$TAB"?*"$TAB"?* | "set$TAB"?*"$TAB"*) ;;
+    "" | health | "save$TAB"?* | "check$TAB"?* | "savepair$TAB"?*"$TAB"?* | "set$TAB"?*"$TAB"*) ;;
     *)
       err "apply: bad payload line: $1"
       APPLY_BAD=1

@@ -1,44 +1,138 @@
 # shellcheck shell=sh
 # ---------------------------------------------------------------------------
 # health: what tells a trial whose numbers are suspect, read before and after it; the
-# controller compares the two (docs/agent.md, "health").
+# controller compares the two (docs/agent.md, "health"). A trial asks for them in its own
+# request (a "health" payload line): the before-snapshot when the agent receives it, the
+# after-snapshot and the read-back of its knobs ("check" lines) when it ends.
 
 # How many new kernel lines an answer carries, and how long each may be.
 HEALTH_LINES=5
 HEALTH_LINE_CAP=240
 
-# The figures, one line each: boot_id, cursor (where the kernel log ends, "kmsg:SEQ" or
-# "dmesg:SECONDS"; absent when the log is unreadable), pswpin, pswpout, throttle (the sum of
-# the thermal throttle counters; empty without any), cpufreq (each cpu's governor and
-# limits, grouped; empty without cpufreq), disk_read and disk_written (bytes since boot of the
-# block devices nothing else is built on). With a "cursor<TAB>C" payload, also klines (how
-# many lines of level warning or worse the kernel logged after C) and up to HEALTH_LINES of
-# them as kline. dd, which can read /dev/kmsg without blocking at its end, and one awk:
-# this runs twice per trial on every host.
-verb_health() {
-  payload_load
-  he_cursor=
-  case $PAYLOAD in
-    "cursor$TAB"*)
-      he_cursor=${PAYLOAD#cursor"$TAB"}
-      he_cursor=${he_cursor%%"$NL"*}
-      ;;
-  esac
-  printf 'boot_id\t%s\n' "$BOOT"
+# The kernel log of a serve: its reader (reader_main) starts one dd that copies every record
+# of /dev/kmsg into KMSG_FILE as the kernel logs it, so that a snapshot reads a small file
+# instead of forking a reader of its own. A before-snapshot empties the file (KMSG_MARK counts
+# how often); an after-snapshot reads what the kernel logged since. Empty KMSG_FILE: no
+# reader (one-shot calls), a dd per snapshot.
+KMSG_FILE=
+KMSG_PID=
+KMSG_MARK=0
+
+# Sets KMSG_READY to 1 when the serve's reader of /dev/kmsg runs and has copied every record
+# logged so far: it sleeps in read(2) on /dev/kmsg once it has written them all (a record
+# wakes it at once, from the context that logged it).
+kmsg_settle() {
+  KMSG_READY=0
+  [ -n "$KMSG_FILE" ] || return 0
+  if [ -z "$KMSG_PID" ]; then
+    first_line "$KMSG_FILE.pid"
+    KMSG_PID=$FIRST_LINE
+    [ -n "$KMSG_PID" ] || return 0
+  fi
+  ks_tries=0
+  while proc_stat "$KMSG_PID"; do
+    case $PS_LINE in
+      *"(dd) "*) ;;
+      *) return 0 ;;
+    esac
+    case $PS_STATE in
+      S | D)
+        KMSG_READY=1
+        return 0
+        ;;
+      Z | X) return 0 ;;
+    esac
+    # Running: still copying. Looked at again (a builtin read, no fork), a bounded number of
+    # times: a kernel that logs without pause leaves it running, and its records are there.
+    ks_tries=$((ks_tries + 1))
+    if [ "$ks_tries" -ge 200 ]; then
+      KMSG_READY=1
+      return 0
+    fi
+  done
+}
+
+# Prints the figures, one line each, every line prefixed with $1 (empty, "before" or
+# "after" and a TAB): boot_id, cursor (where the kernel log ends: "kfile:N" for a serve's
+# reader, "kmsg:SEQ" or "dmesg:SECONDS"; absent when the log is unreadable), pswpin,
+# pswpout, throttle (the sum of the thermal throttle counters; empty without any), cpufreq
+# (each cpu's governor and limits, grouped; empty without cpufreq), disk_read and
+# disk_written (bytes since boot of the block devices nothing else is built on). With a
+# cursor $2, also klines (how many lines of level warning or worse the kernel logged after
+# it) and up to HEALTH_LINES of them as kline. Each further argument is a knob path read
+# back, unprefixed: "knob<TAB>ok<TAB>PATH<TAB>VALUE" (lines joined by blanks), "knob<TAB>
+# missing<TAB>PATH" or "knob<TAB>fail<TAB>PATH<TAB>REASON" (confinement). One awk reads it
+# all; with a serve's reader, nothing else is forked.
+health_take() {
+  ht_prefix=$1
+  ht_cursor=$2
+  shift 2
   # A disk under LVM, RAID or dm-crypt (itself or through a partition) is counted through the
   # device on top of it: its bytes are the same bytes once more.
-  he_devs=' '
-  for he_dev in /sys/block/*; do
-    for he_held in "$he_dev"/holders/* "$he_dev"/*/holders/*; do
-      [ -e "$he_held" ] && continue 2
+  ht_devs=' '
+  for ht_dev in /sys/block/*; do
+    for ht_held in "$ht_dev"/holders/* "$ht_dev"/*/holders/*; do
+      [ -e "$ht_held" ] && continue 2
     done
-    he_devs="$he_devs${he_dev##*/} "
+    ht_devs="$ht_devs${ht_dev##*/} "
   done
-  dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null |
-    awk -v cursor="$he_cursor" -v devs="$he_devs" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK"'
+  ht_checks=0
+  if [ $# -gt 0 ]; then
+    resolve_paths "$@" || RESOLVED_MAP=$NL
+    ht_n=$#
+    for ht_path in "$@"; do
+      if path_allowed "$ht_path"; then
+        set -- "$@" "$ht_path" "$RESOLVED_PATH"
+        ht_checks=$((ht_checks + 1))
+      else
+        printf 'knob\tfail\t%s\t%s\n' "$ht_path" "$FAIL_REASON"
+      fi
+    done
+    shift "$ht_n"
+  fi
+  ht_mode=pipe
+  ht_mark=
+  case $ht_cursor in
+    "" | kfile:*)
+      kmsg_settle
+      if [ "$KMSG_READY" = 1 ]; then
+        ht_mode=copy
+        if [ -z "$ht_cursor" ]; then
+          # Emptied, not removed: the reader appends (O_APPEND), so it writes on at the start.
+          : >"$KMSG_FILE"
+          KMSG_MARK=$((KMSG_MARK + 1))
+        fi
+        ht_mark=$KMSG_MARK
+      fi
+      ;;
+  esac
+  case $ht_mode:$ht_cursor in
+    copy:) health_awk "$ht_prefix" "" copy "$ht_mark" "$ht_checks" "$@" </dev/null ;;
+    copy:*) health_awk "$ht_prefix" "$ht_cursor" copy "$ht_mark" "$ht_checks" "$@" <"$KMSG_FILE" ;;
+    *)
+      dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null |
+        health_awk "$ht_prefix" "$ht_cursor" pipe "" "$ht_checks" "$@"
+      ;;
+  esac
+}
+
+# The awk of health_take: $1 prefix, $2 cursor, $3 copy|pipe (what stdin holds: the serve's
+# copy of the records since the last before-snapshot, or all of /dev/kmsg through a pipe), $4 the mark, $5 how many knob
+# pairs (given path, resolved path) end the arguments; the rest, from $6, are paths to read.
+health_awk() {
+  ha_prefix=$1
+  ha_cursor=$2
+  ha_mode=$3
+  ha_mark=$4
+  ha_checks=$5
+  shift 5
+  awk -v p="$ha_prefix" -v cursor="$ha_cursor" -v mode="$ha_mode" -v mark="$ha_mark" \
+    -v checks="$ha_checks" -v devs="$ht_devs" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" \
+    "$ESCAPE_AWK"'
       BEGIN {
         throttled = 0; counters = 0; disks = 0; read = 0; written = 0
-        for (i = 1; i < ARGC; i++) {
+        files = ARGC - 2 * checks
+        for (i = 1; i < files; i++) {
           f = ARGV[i]
           if ((getline v < f) <= 0) continue
           if (f == "/proc/vmstat") {
@@ -63,25 +157,38 @@ verb_health() {
           }
           close(f)
         }
+        # The knobs read back: a file of several lines is one value, its lines joined by blanks.
+        for (i = files; i < ARGC; i += 2) {
+          f = ARGV[i + 1]
+          if ((r = getline v < f) < 0) { print "knob\tmissing\t" ARGV[i]; continue }
+          value = (r > 0) ? v : ""
+          while ((getline v < f) > 0) value = value " " v
+          close(f)
+          print "knob\tok\t" ARGV[i] "\t" value
+        }
         ARGC = 1
         want = 0
-        if (cursor ~ /^kmsg:[0-9]+$/) { want = 1; from = substr(cursor, 6) + 0 }
-        if (cursor ~ /^dmesg:[0-9.]+$/) { want = 2; from = substr(cursor, 7) + 0 }
-        last = ""; kind = ""; n = 0
+        if (mode == "copy") { kind = "kfile"; last = mark; want = (cursor != "") ? 3 : 0 }
+        else {
+          kind = ""; last = ""
+          if (cursor ~ /^kmsg:[0-9]+$/) { want = 1; from = substr(cursor, 6) + 0 }
+          if (cursor ~ /^dmesg:[0-9.]+$/) { want = 2; from = substr(cursor, 7) + 0 }
+        }
+        n = 0
       }
       # A record "PRI,SEQ,USEC,FLAGS;TEXT"; lines after it that begin with a space are its
       # dictionary. Levels emerg to warning count (PRI & 7 <= 4): a mount or a new loop
-      # device logs at info level.
+      # device logs at info level. The copy of a serve holds only records since the cursor.
       /^[0-9]+,[0-9]+,/ {
         split($0, head, ",")
-        kind = "kmsg"; last = head[2]
-        if (want == 1 && head[2] + 0 > from && head[1] % 8 <= 4) {
+        if (mode != "copy") { kind = "kmsg"; last = head[2] }
+        if (((want == 1 && head[2] + 0 > from) || want == 3) && head[1] % 8 <= 4) {
           text = $0; sub(/^[^;]*;/, "", text)
           line(text)
         }
       }
       function line(text) {
-        if (++n <= keep) print "kline\t" esc(substr(text, 1, cap))
+        if (++n <= keep) print p "kline\t" esc(substr(text, 1, cap))
       }
       END {
         if (kind == "") {
@@ -98,13 +205,13 @@ verb_health() {
             }
           }
         }
-        if (kind != "") print "cursor\t" kind ":" last
-        print "pswpin\t" swap["pswpin"]
-        print "pswpout\t" swap["pswpout"]
-        print "throttle\t" (counters ? throttled : "")
+        if (kind != "") print p "cursor\t" kind ":" last
+        print p "pswpin\t" swap["pswpin"]
+        print p "pswpout\t" swap["pswpout"]
+        print p "throttle\t" (counters ? throttled : "")
         # Sectors of 512 bytes whatever the device; printf, since print would write a number
         # beyond 2^31 as %.6g in mawk.
-        if (disks) printf "disk_read\t%.0f\ndisk_written\t%.0f\n", read * 512, written * 512
+        if (disks) printf "%sdisk_read\t%.0f\n%sdisk_written\t%.0f\n", p, read * 512, p, written * 512
         state = ""
         for (i = 1; i <= ncpu; i++) {
           c = cpus[i]
@@ -113,11 +220,56 @@ verb_health() {
           else { order[++ng] = s; group[s] = c }
         }
         for (i = 1; i <= ng; i++) state = state (i > 1 ? "; " : "") group[order[i]] " " order[i]
-        print "cpufreq\t" state
-        if (want) print "klines\t" n
+        print p "cpufreq\t" state
+        if (want) print p "klines\t" n
       }' /proc/vmstat /proc/diskstats \
     /sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/*_throttle_count \
     /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor \
     /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_min_freq \
-    /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_max_freq
+    /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_max_freq "$@"
+}
+
+# The health verb: payload "cursor<TAB>CURSOR" (from an earlier snapshot) and any number of
+# "check<TAB>PATH" (knobs to read back).
+verb_health() {
+  payload_load
+  vh_cursor=
+  set --
+  vh_all=$PAYLOAD
+  while [ -n "$vh_all" ]; do
+    vh_line=${vh_all%%"$NL"*}
+    vh_all=${vh_all#*"$NL"}
+    case $vh_line in
+      "cursor$TAB"*) vh_cursor=${vh_line#cursor"$TAB"} ;;
+      "check$TAB"*) set -- "$@" "${vh_line#check"$TAB"}" ;;
+    esac
+  done
+  printf 'boot_id\t%s\n' "$BOOT"
+  health_take "" "$vh_cursor" "$@"
+}
+
+# A trial's snapshot ($1: before or after), its lines prefixed "$1<TAB>"; the after-snapshot
+# also reads back the trial's check paths (TRIAL_CHECKS). The before-snapshot's cursor is
+# kept for the after-snapshot in TRIAL_CURSOR.
+trial_health() {
+  printf '%s\tboot_id\t%s\n' "$1" "$BOOT"
+  if [ "$1" = before ]; then
+    health_take "before$TAB" "" >"$SCRATCH/health"
+    TRIAL_CURSOR=
+    while IFS= read -r th_line; do
+      case $th_line in
+        "before${TAB}cursor$TAB"*) TRIAL_CURSOR=${th_line#before"$TAB"cursor"$TAB"} ;;
+      esac
+      printf '%s\n' "$th_line"
+    done <"$SCRATCH/health"
+    return 0
+  fi
+  set -f
+  th_ifs=$IFS
+  IFS=$NL
+  # shellcheck disable=SC2086 # one path per line
+  set -- $TRIAL_CHECKS
+  IFS=$th_ifs
+  set +f
+  health_take "after$TAB" "$TRIAL_CURSOR" "$@"
 }

@@ -66,8 +66,8 @@ one_shot() {
 [ "${1:-}" != __library ] || return 0
 case $1 in
   __reader)
-    [ $# -eq 4 ] || exit 2
-    reader_main "$2" "$3" "$4"
+    [ $# -eq 5 ] || exit 2
+    reader_main "$2" "$3" "$4" "$5"
     ;;
   __end)
     [ $# -eq 3 ] || exit 2

@@ -7,9 +7,17 @@
 # waits for a workload.
 
 reader_main() {
-  # $1 FIFO, $2 agent pid, $3 its start time
+  # $1 FIFO, $2 agent pid, $3 its start time, $4 the file of the kernel's log (empty: none)
   trap '' INT HUP
   exec 5>"$1" || exit 1
+  # The agent's copy of the kernel log (health.sh, KMSG_FILE): one dd for the whole serve, in
+  # this process group, so that whatever ends the reader (the agent's exit, a takeover) ends
+  # it too. conv=noerror: records the kernel overwrote before dd read them are skipped.
+  if [ -n "$4" ]; then
+    dd if=/dev/kmsg of="$4" bs=65536 conv=noerror,notrunc oflag=append status=none \
+      </dev/null 2>/dev/null &
+    printf '%s\n' "$!" >"$4.pid"
+  fi
   # A request (its header "VERB N [SEQ]" and N payload lines) goes on in one write, in
   # pieces of 64 lines when longer: the agent reads it without waiting for this process
   # line by line, which on a loaded host costs a wake-up each.
@@ -96,7 +104,10 @@ serve() {
     exit 3
   fi
   exec 3<&0
-  setsid "$SELF_SH" "$0" __reader "$SCRATCH/requests" "$$" "$AGENT_START" <&3 >/dev/null 2>&1 &
+  KMSG_FILE=
+  [ ! -r /dev/kmsg ] || KMSG_FILE=$SCRATCH/kmsg
+  setsid "$SELF_SH" "$0" __reader "$SCRATCH/requests" "$$" "$AGENT_START" "$KMSG_FILE" \
+    <&3 >/dev/null 2>&1 &
   READER=$!
   READER_START=
   proc_stat "$READER" && READER_START=$PS_START

@@ -96,3 +96,7 @@ JOURNAL_PENDING=
 # 1 while $JOBS_DIR is this agent's, left by its last trial for the next (jobs_claim).
 JOBS_KEPT=0
 JOBS_FRESH=1
+# 1 while the started trial takes health snapshots (trial_parse, trial_health).
+TRIAL_HEALTH=0
+TRIAL_CHECKS=
+TRIAL_CURSOR=

@@ -121,6 +121,9 @@ trial_end() {
     job_lines stat "$FIRST_LINE" "$JOBS_DIR/m$te_i/stat" all
     te_i=$((te_i + 1))
   done
+  # The after-snapshot and the knobs read back, last in the answer: every process of the
+  # trial has ended.
+  [ "$TRIAL_HEALTH" = 0 ] || trial_health after
   if [ "$te_keep" = 1 ]; then
     # Kept for the next trial: nobody of this one is left to hold a FIFO or write a file.
     : >"$JOBS_DIR/pids"

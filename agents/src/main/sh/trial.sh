@@ -42,15 +42,18 @@ jobs_claim() {
 
 # Reads a run/start payload into $JOBS_DIR: one directory per job ($JOBS_DIR/1 …) and per
 # monitor ($JOBS_DIR/m1 …), a job's own job_timeout and job_duration as its timeout and
-# duration; sets JOB_COUNT, MONITOR_COUNT, TRIAL_TIMEOUT, TRIAL_DURATION and TRIAL_GRACE
-# (empty: the agent's STOP_GRACE). Status 2 when the payload is malformed ($1: the verb,
-# for messages).
+# duration; sets JOB_COUNT, MONITOR_COUNT, TRIAL_TIMEOUT, TRIAL_DURATION, TRIAL_GRACE
+# (empty: the agent's STOP_GRACE), TRIAL_HEALTH (1: snapshots before and after,
+# trial_health) and TRIAL_CHECKS (the knob paths the after-snapshot reads back, one a
+# line). Status 2 when the payload is malformed ($1: the verb, for messages).
 trial_parse() {
   JOB_COUNT=0
   MONITOR_COUNT=0
   TRIAL_TIMEOUT=0
   TRIAL_DURATION=0
   TRIAL_GRACE=
+  TRIAL_HEALTH=0
+  TRIAL_CHECKS=
   tp_bad=0
   tp_dir=
   tp_names=$NL
@@ -58,6 +61,8 @@ trial_parse() {
     tp_value=${tp_line#*"$TAB"}
     case $tp_line in
       "") continue ;;
+      health) TRIAL_HEALTH=1 ;;
+      "check$TAB"/*) TRIAL_CHECKS=$TRIAL_CHECKS$tp_value$NL ;;
       "job$TAB"* | "monitor$TAB"*)
         case $tp_value in
           "" | *[!A-Za-z0-9._:@+-]*)
@@ -198,6 +203,9 @@ trial_start() {
     rm -rf "$JOBS_DIR"
     return "$ts_rc"
   fi
+  # The before-snapshot, first in the answer: taken when the trial arrives, before any of
+  # its processes exists.
+  [ "$TRIAL_HEALTH" = 0 ] || trial_health before
   if [ "$JOBS_FRESH" = 1 ] &&
     ! mkfifo -m 0600 "$JOBS_DIR/open" "$JOBS_DIR/end" "$JOBS_DIR/started" "$JOBS_DIR/done" \
       "$JOBS_DIR/barrier" "$JOBS_DIR/readyq"; then

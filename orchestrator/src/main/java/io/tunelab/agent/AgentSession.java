@@ -192,6 +192,20 @@ public final class AgentSession implements AutoCloseable {
             READ_TIMEOUT));
   }
 
+  /**
+   * {@link #health(String)}, and {@code checks} (knob paths) read back in the same request: the
+   * after-snapshot of a host that takes no part in a trial's processes or monitors.
+   */
+  public HealthReading health(String cursor, List<String> checks) {
+    List<String> payload = new ArrayList<>();
+    if (cursor != null) {
+      payload.add("cursor\t" + cursor);
+    }
+    checks.forEach(c -> payload.add("check\t" + c));
+    Answer answer = require(AgentVerb.HEALTH, payload, READ_TIMEOUT);
+    return new HealthReading(Health.from(answer), KnobReadBack.of(answer));
+  }
+
   /** What on the host makes a benchmark noisy, as the agent's {@code noise} reads it. */
   public NoiseFigures noise() {
     return NoiseFigures.from(require(AgentVerb.NOISE, List.of(), READ_TIMEOUT));
@@ -199,7 +213,20 @@ public final class AgentSession implements AutoCloseable {
 
   /** Journals, writes and reads back as {@code lines} say; a failed write is in the result. */
   public ApplyResult apply(List<ApplyLine> lines) {
-    return ApplyResult.from(outcome(AgentVerb.APPLY, ApplyPayload.of(lines), PHASE_TIMEOUT));
+    return apply(lines, false);
+  }
+
+  /**
+   * {@link #apply(List)}; with {@code health}, the answer also carries the host's health figures
+   * taken after the writes ({@link ApplyResult#before()}): the before-snapshot of a trial whose
+   * processes and monitors are on other hosts.
+   */
+  public ApplyResult apply(List<ApplyLine> lines, boolean health) {
+    List<String> payload = new ArrayList<>(ApplyPayload.of(lines));
+    if (health) {
+      payload.add("health");
+    }
+    return ApplyResult.from(outcome(AgentVerb.APPLY, payload, PHASE_TIMEOUT));
   }
 
   /** Writes every journaled original back; a failed write is in the result. */
@@ -245,11 +272,13 @@ public final class AgentSession implements AutoCloseable {
   /**
    * Forks a trial's processes and monitors on this host and returns once every process waits at the
    * barrier; nothing runs until {@link #releaseTrial}. Then {@link #awaitTrial} (without a release
-   * it calls the trial off) and, for a trial with monitors, {@link #endTrial} must follow.
+   * it calls the trial off) and, for a trial with monitors, {@link #endTrial} must follow. Returns
+   * the host's health when the trial arrived, or null unless the request asks for it.
    */
-  public void startTrial(TrialRequest request) {
-    require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
+  public Health startTrial(TrialRequest request) {
+    Answer answer = require(AgentVerb.START, request.payload(), PHASE_TIMEOUT);
     startedLimit = request.limit();
+    return Health.in(answer, "before");
   }
 
   /**

@@ -13,12 +13,19 @@ import java.util.Map;
  * @param status 0 when everything was written, 1 when something failed
  * @param effective path to the value read back after all writes (empty when unreadable), in the
  *     order of the request's {@code set} and then {@code check} lines
+ * @param before the host's health after the writes, when the request asked for it; else null
  */
-public record ApplyResult(int status, Map<String, String> effective, List<PathFailure> failures) {
+public record ApplyResult(
+    int status, Map<String, String> effective, List<PathFailure> failures, Health before) {
 
   public ApplyResult {
     effective = Collections.unmodifiableMap(new LinkedHashMap<>(effective));
     failures = List.copyOf(failures);
+  }
+
+  /** A result without a health snapshot. */
+  public ApplyResult(int status, Map<String, String> effective, List<PathFailure> failures) {
+    this(status, effective, failures, null);
   }
 
   public boolean ok() {
@@ -30,6 +37,6 @@ public record ApplyResult(int status, Map<String, String> effective, List<PathFa
     answer.rows("eff", 3).forEach(r -> effective.put(r[1], r[2]));
     List<PathFailure> failures = new ArrayList<>();
     answer.rows("fail", 3).forEach(r -> failures.add(new PathFailure(r[1], r[2])));
-    return new ApplyResult(answer.status(), effective, failures);
+    return new ApplyResult(answer.status(), effective, failures, Health.in(answer, "before"));
   }
 }

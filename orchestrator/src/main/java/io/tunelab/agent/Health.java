@@ -38,6 +38,25 @@ public record Health(
   }
 
   static Health from(Answer answer) {
+    return from(answer.lines());
+  }
+
+  /**
+   * The snapshot a trial's answer carries under {@code prefix} ({@code before} or {@code after}),
+   * or null when it carries none.
+   */
+  static Health in(Answer answer, String prefix) {
+    String start = prefix + "\t";
+    List<String> mine = new ArrayList<>();
+    for (String line : answer.lines()) {
+      if (line.startsWith(start)) {
+        mine.add(line.substring(start.length()));
+      }
+    }
+    return mine.isEmpty() ? null : from(mine);
+  }
+
+  private static Health from(List<String> figures) {
     String bootId = "";
     String cursor = null;
     long in = -1;
@@ -48,7 +67,7 @@ public record Health(
     long written = -1;
     int count = 0;
     List<String> lines = new ArrayList<>();
-    for (String line : answer.lines()) {
+    for (String line : figures) {
       String[] kv = Answer.fields(line, 2);
       switch (kv[0]) {
         case "boot_id" -> bootId = kv[1];

@@ -1,5 +1,6 @@
 package io.tunelab.agent;
 
+import io.tunelab.knob.ReadResult;
 import io.tunelab.workload.JobResult;
 import io.tunelab.workload.Stopped;
 import java.util.ArrayList;
@@ -13,12 +14,27 @@ import java.util.Map;
  *
  * @param status 0 when every process exited 0 or was stopped in time by the duration, else 1
  * @param processes in the order they were started
+ * @param before the host's health when the trial arrived; null unless asked for and in this answer
+ * @param after the host's health once the trial had ended; null unless asked for and in this answer
+ * @param knobs the knobs read back with {@code after}
  */
-public record TrialReport(int status, List<ProcessReport> processes, List<MonitorReport> monitors) {
+public record TrialReport(
+    int status,
+    List<ProcessReport> processes,
+    List<MonitorReport> monitors,
+    Health before,
+    Health after,
+    Map<String, ReadResult> knobs) {
 
   public TrialReport {
     processes = List.copyOf(processes);
     monitors = List.copyOf(monitors);
+    knobs = Map.copyOf(knobs);
+  }
+
+  /** A report without health snapshots. */
+  public TrialReport(int status, List<ProcessReport> processes, List<MonitorReport> monitors) {
+    this(status, processes, monitors, null, null, Map.of());
   }
 
   static TrialReport from(Answer answer) {
@@ -64,7 +80,13 @@ public record TrialReport(int status, List<ProcessReport> processes, List<Monito
               err.getOrDefault(r[1], List.of()),
               stat.getOrDefault(r[1], List.of())));
     }
-    return new TrialReport(answer.status(), processes, monitors);
+    return new TrialReport(
+        answer.status(),
+        processes,
+        monitors,
+        Health.in(answer, "before"),
+        Health.in(answer, "after"),
+        KnobReadBack.of(answer));
   }
 
   private static Map<String, List<String>> lines(Answer answer, String kind) {

@@ -15,17 +15,39 @@ import java.util.List;
  *     process's own timeout wins
  * @param stopGrace null for the agent's own ({@code TUNELAB_STOP_GRACE}, else {@link
  *     AgentSession#STOP_GRACE}), or the time between SIGINT at a duration and SIGKILL
+ * @param health whether the agent answers with the host's health figures taken when the trial
+ *     arrives and when it has ended ({@link TrialReport#before()}, {@link TrialReport#after()})
+ * @param checks knob paths the agent reads back when the trial has ended ({@link
+ *     TrialReport#knobs()}); only with {@code health}
  */
 public record TrialRequest(
     List<TrialProcess> processes,
     List<TrialMonitor> monitors,
     Duration duration,
     Duration timeout,
-    Duration stopGrace) {
+    Duration stopGrace,
+    boolean health,
+    List<String> checks) {
 
   public TrialRequest {
     processes = List.copyOf(processes);
     monitors = List.copyOf(monitors);
+    checks = List.copyOf(checks);
+  }
+
+  /** A request without health snapshots. */
+  public TrialRequest(
+      List<TrialProcess> processes,
+      List<TrialMonitor> monitors,
+      Duration duration,
+      Duration timeout,
+      Duration stopGrace) {
+    this(processes, monitors, duration, timeout, stopGrace, false, List.of());
+  }
+
+  /** The same request, answered with health snapshots and {@code checks} read back. */
+  public TrialRequest withHealth(List<String> checks) {
+    return new TrialRequest(processes, monitors, duration, timeout, stopGrace, true, checks);
   }
 
   /** A request with the agent's own stop grace. */
@@ -62,6 +84,10 @@ public record TrialRequest(
   /** The payload of a {@code start} (or {@code run}) request. */
   List<String> payload() {
     List<String> lines = new ArrayList<>();
+    if (health) {
+      lines.add("health");
+      checks.forEach(c -> lines.add("check\t" + c));
+    }
     lines.add("timeout\t" + seconds(timeout));
     if (duration != null) {
       lines.add("duration\t" + seconds(duration));

@@ -39,8 +39,19 @@ final class PlanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MATRIX", description = "The experiment matrix (YAML).")
   Path matrix;
 
-  @Option(names = "--summary", description = "Print only the counts, not every cell.")
+  @Option(
+      names = "--summary",
+      description =
+          "Print only the counts, not every cell, and not the transitions table unless"
+              + " --transitions asks for it.")
   boolean summary;
+
+  @Option(
+      names = "--transitions",
+      description =
+          "With --summary: also what each order costs in transitions (it orders the plan's"
+              + " trials three ways; the plan without --summary always shows it).")
+  boolean transitions;
 
   @Option(
       names = "--workload",
@@ -66,15 +77,16 @@ final class PlanCommand implements Callable<Integer> {
     int cells = ExperimentPlan.checkedCount(m);
     List<Trial> trials = PlanBuilder.build(cells, m.repeat(), m.warmup(), m.order(), m.seed());
     PrintWriter out = spec.commandLine().getOut();
+    boolean table = !summary || transitions;
     if (json) {
-      List<Cell> all = ExperimentPlan.cells(m).toList();
+      List<Cell> all = summary && !table ? List.of() : ExperimentPlan.cells(m).toList();
       out.print(
           PlanJson.render(
               m,
               cells,
               trials.size(),
               hostBoots(m),
-              transitions(m, all, BootPlan.of(m)),
+              table ? transitions(m, all, BootPlan.of(m)) : null,
               summary ? null : inRunOrder(m, all)));
       return 0;
     }
@@ -122,6 +134,9 @@ final class PlanCommand implements Callable<Integer> {
                   + " when the run starts, "
                   + b.otherwise()
                   + " otherwise");
+    }
+    if (!table) {
+      return 0;
     }
     List<Cell> all = ExperimentPlan.cells(m).toList();
     printTransitions(out, m, all, boots);

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * {@code tunelab plan --format json}: the counts, the repeat rule, the boots per host, the
- * transitions of each order and, without {@code --summary}, the cells in the order they are listed.
+ * transitions of each order (unless {@code --summary} comes without {@code --transitions}) and,
+ * without {@code --summary}, the cells in the order they are listed.
  */
 final class PlanJson {
   private PlanJson() {}
@@ -57,17 +58,19 @@ final class PlanJson {
       hosts.add(h);
     }
     doc.put("boots", hosts);
-    Map<String, Object> orders = new LinkedHashMap<>();
-    transitions.forEach(
-        (order, t) -> {
-          Map<String, Object> o = new LinkedHashMap<>();
-          o.put("cell_steps_run", t.cellSetups());
-          o.put("knob_writes", t.knobWrites());
-          o.put("queue_freezing_writes", t.freezingWrites());
-          o.put("kernels_booted", t.boots());
-          orders.put(order.text(), o);
-        });
-    doc.put("transitions", orders);
+    if (transitions != null) {
+      Map<String, Object> orders = new LinkedHashMap<>();
+      transitions.forEach(
+          (order, t) -> {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("cell_steps_run", t.cellSetups());
+            o.put("knob_writes", t.knobWrites());
+            o.put("queue_freezing_writes", t.freezingWrites());
+            o.put("kernels_booted", t.boots());
+            orders.put(order.text(), o);
+          });
+      doc.put("transitions", orders);
+    }
     if (listed != null) {
       List<Map<String, Object>> list = new ArrayList<>();
       for (Cell c : listed) {

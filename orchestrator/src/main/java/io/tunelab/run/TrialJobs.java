@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.agent.AgentSession;
+import io.tunelab.agent.Health;
 import io.tunelab.agent.TrialReport;
 import io.tunelab.agent.TrialRequest;
 import java.util.ArrayList;
@@ -14,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Runs one trial's processes and monitors across hosts: started on every host at once, released
  * together once every host's processes wait at their barrier, then awaited. Hosts that only monitor
  * are awaited after the others, since their monitors run until then. A trial on one host is one
- * request: started, released and awaited by its agent.
+ * request: started, released and awaited by its agent. A host's health snapshots ride in the same
+ * answers: the before-snapshot in {@code start}'s, the after-snapshot in the one that ends its
+ * trial.
  */
 final class TrialJobs {
   private static final String INTERRUPTED = "interrupted before the jobs were released";
@@ -39,11 +42,15 @@ final class TrialJobs {
       return Map.of(host, report);
     }
     Set<String> started = ConcurrentHashMap.newKeySet();
+    Map<String, Health> before = new ConcurrentHashMap<>();
     try {
       hosts.parallel(
           requests.keySet(),
           s -> {
-            s.startTrial(requests.get(s.host()));
+            Health health = s.startTrial(requests.get(s.host()));
+            if (health != null) {
+              before.put(s.host(), health);
+            }
             started.add(s.host());
             return s;
           });
@@ -94,12 +101,18 @@ final class TrialJobs {
     for (String host : requests.keySet()) {
       TrialReport j = jobs.get(host);
       TrialReport m = monitors.get(host);
+      // The answer that ended the host's trial carries its after-snapshot: stop's when it has
+      // monitors, else wait's.
+      TrialReport last = m != null ? m : j;
       reports.put(
           host,
           new TrialReport(
               j == null ? 0 : j.status(),
               j == null ? List.of() : j.processes(),
-              m == null ? List.of() : m.monitors()));
+              m == null ? List.of() : m.monitors(),
+              before.get(host),
+              last == null ? null : last.after(),
+              last == null ? Map.of() : last.knobs()));
     }
     if (!failures.isEmpty()) {
       RuntimeException first = failures.get(0);

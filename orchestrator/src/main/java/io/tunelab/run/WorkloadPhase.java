@@ -47,14 +47,20 @@ final class WorkloadPhase {
   private final List<MonitorPlan> monitors;
   private final Duration timeout;
   private final PhaseTrace trace;
+  private final Map<String, List<String>> checks;
 
+  /**
+   * @param checks per host, the knob paths its agent reads back once the trial has ended there
+   */
   WorkloadPhase(
       Hosts hosts,
       WorkloadPlan plan,
       List<MonitorPlan> monitors,
       Duration timeout,
-      PhaseTrace trace) {
+      PhaseTrace trace,
+      Map<String, List<String>> checks) {
     this.trace = trace;
+    this.checks = checks;
     this.hosts = hosts;
     this.plan = plan;
     this.monitors = monitors;
@@ -63,7 +69,8 @@ final class WorkloadPhase {
 
   /**
    * What the phase produced; {@code failure} is null when the trial succeeded (then {@code samples}
-   * holds its samples).
+   * holds its samples); {@code reports} holds what each host of the trial answered, its health
+   * snapshots with it.
    */
   record Result(
       String failure,
@@ -71,7 +78,16 @@ final class WorkloadPhase {
       double seconds,
       List<ProcessRecord> processes,
       List<MonitorSample> monitorRows,
-      List<TrialOutput> outputs) {}
+      List<TrialOutput> outputs,
+      Map<String, TrialReport> reports) {}
+
+  /** The hosts that run a process or a monitor of {@code plan}. */
+  static Set<String> hostsOf(Hosts hosts, WorkloadPlan plan, List<MonitorPlan> monitors) {
+    Set<String> in = new LinkedHashSet<>();
+    plan.jobs().forEach(j -> in.add(hosts.hostOf(j.role())));
+    monitors.forEach(m -> in.add(hosts.hostOf(m.role())));
+    return in;
+  }
 
   Result run() {
     Map<String, List<TrialProcess>> processes = new LinkedHashMap<>();
@@ -112,11 +128,12 @@ final class WorkloadPhase {
       requests.put(
           host,
           new TrialRequest(
-              processes.getOrDefault(host, List.of()),
-              monitorsByHost.getOrDefault(host, List.of()),
-              plan.duration(),
-              timeout,
-              plan.stopGrace()));
+                  processes.getOrDefault(host, List.of()),
+                  monitorsByHost.getOrDefault(host, List.of()),
+                  plan.duration(),
+                  timeout,
+                  plan.stopGrace())
+              .withHealth(checks.getOrDefault(host, List.of())));
     }
     long t = trace.start();
     Map<String, TrialReport> reports = TrialJobs.run(hosts, requests, processes.keySet());
@@ -209,7 +226,7 @@ final class WorkloadPhase {
       }
     }
     String failure = failures.isEmpty() ? null : failures.get(0);
-    return new Result(failure, samples, seconds, records, rows, outputs);
+    return new Result(failure, samples, seconds, records, rows, outputs, reports);
   }
 
   /** The process's own reason to fail the trial, or null. */

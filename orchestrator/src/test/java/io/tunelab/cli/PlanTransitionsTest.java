@@ -39,9 +39,22 @@ class PlanTransitionsTest {
   @Test
   void sequentialWithTheStepsAxisInnermostRunsTheStepAtEveryCellFewestChangesOncePerValue()
       throws IOException {
-    Cli.Result r = Cli.tunelab("plan", "--summary", matrix("sequential").toString());
+    Cli.Result r =
+        Cli.tunelab("plan", "--summary", "--transitions", matrix("sequential").toString());
     assertEquals(0, r.code(), r.all());
     GoldenFiles.assertMatches("plan/transitions.txt", r.out());
+  }
+
+  @Test
+  void summaryLeavesTheTransitionsOutUnlessAsked() throws IOException {
+    Cli.Result r = Cli.tunelab("plan", "--summary", matrix("sequential").toString());
+    assertEquals(0, r.code(), r.all());
+    assertEquals(false, r.out().contains("transitions"), r.out());
+    assertEquals(1, r.out().lines().count(), r.out());
+    Cli.Result json =
+        Cli.tunelab("plan", "--summary", "--format", "json", matrix("sequential").toString());
+    assertEquals(0, json.code(), json.all());
+    assertEquals(false, json.out().contains("\"transitions\""), json.out());
   }
 
   @Test
@@ -57,8 +70,15 @@ class PlanTransitionsTest {
     assertEquals(0, r.code(), r.all());
     GoldenFiles.assertMatches("plan/fewest-changes.json", r.out());
     Cli.Result summary =
-        Cli.tunelab("plan", "--summary", "--format", "json", matrix("sequential").toString());
+        Cli.tunelab(
+            "plan",
+            "--summary",
+            "--transitions",
+            "--format",
+            "json",
+            matrix("sequential").toString());
     assertEquals(0, summary.code(), summary.all());
     assertEquals(false, summary.out().contains("cell_list"), summary.out());
+    assertEquals(true, summary.out().contains("\"transitions\""), summary.out());
   }
 }
