@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,6 +82,38 @@ class VmLabTest {
             List.of("server", VmLab.ssh("server", "cat /proc/sys/kernel/random/boot_id"))),
         boots);
     assertNotEquals(boots.get(0).get(1), boots.get(1).get(1));
+  }
+
+  /**
+   * The iSCSI target's thread count as an axis on the VM lab, docs/lab.md's example: a cell step on
+   * the controller (the built-in host {@code local}) runs {@code lab/vm iothreads}; the workload on
+   * the server sees the cell's count. The spare disk the env names is a disk of the client's.
+   */
+  @Test
+  void aCellStepOnTheControllerSetsTheTargetsIoThreadsForEachCell() throws Exception {
+    assertEquals("vdc", env.get("CLIENT_SPARE_DISK"));
+    assertEquals("yes", VmLab.ssh("client", "test -b /dev/vdc && echo yes"));
+    // docs/lab.md's example, as written there but for the checkout's path.
+    String doc = Files.readString(RepoFiles.repoRoot().resolve("docs/lab.md"));
+    int start = doc.indexOf("```yaml\nname: vm-lab-iothreads\n") + "```yaml\n".length();
+    Path m = dir.resolve("iothreads.yaml");
+    Files.writeString(
+        m,
+        doc.substring(start, doc.indexOf("```", start))
+            .replace("/path/to/checkout/lab", VmLab.inventory().getParent().toString()));
+    Path db = dir.resolve("iothreads.db");
+
+    Cli.Result r =
+        Cli.tunelab(
+            "run", m.toString(), "--hosts", VmLab.inventory().toString(), "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(
+        List.of(List.of("2")),
+        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+    assertTrue(
+        VmLab.ssh("server", "pgrep -a tgtd").contains("--nr_iothreads 16 "),
+        "teardown put the default back");
   }
 
   @Test
