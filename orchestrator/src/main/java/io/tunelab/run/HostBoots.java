@@ -167,27 +167,14 @@ final class HostBoots {
       if (run.states().get(host).release().equals(release)) {
         continue;
       }
+      String why;
       try {
-        boot(host, new BootPlan.Want(release, 1), Boot.Reason.HOME)
-            .ifPresent(
-                why ->
-                    run.out()
-                        .accept(
-                            "error: host "
-                                + host
-                                + ": not booted back into "
-                                + release
-                                + ": "
-                                + why));
+        why = boot(host, new BootPlan.Want(release, 1), Boot.Reason.HOME).orElse(null);
       } catch (RuntimeException e) {
-        run.out()
-            .accept(
-                "error: host "
-                    + host
-                    + ": not booted back into "
-                    + release
-                    + ": "
-                    + e.getMessage());
+        why = e.getMessage();
+      }
+      if (why != null) {
+        run.out().accept("error: host " + host + ": not booted back into " + release + ": " + why);
       }
     }
   }
