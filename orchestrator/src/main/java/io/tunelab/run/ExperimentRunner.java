@@ -200,12 +200,7 @@ public final class ExperimentRunner {
       try {
         restoreLeftovers(hosts, facts);
         if (resumed != null && resumed.status() == ExperimentStatus.RUNNING) {
-          // Its controller was killed (we hold every agent lock): release what its open cell
-          // and its setup made.
-          Map<String, String> old = new LinkedHashMap<>(store.variables(resumed.id()));
-          CellSteps.tearDownLeftover(store, resumed.id(), hosts, matrix, old)
-              .forEach(p -> out.accept("warning: " + p));
-          teardown(hosts, matrix, matrix.setup(), old);
+          tearDownKilledRun(hosts, matrix, resumed.id());
         }
         for (Step step : matrix.setup()) {
           setupDone.add(step);
@@ -241,29 +236,10 @@ public final class ExperimentRunner {
                 clock,
                 trace);
         applied = true;
-        Recovery recovery =
-            reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
-        HostRecovery hostRecovery = new HostRecovery(run, recovery);
-        TrialExecutor executor = new TrialExecutor(matrix, hosts, states.knobs(), trace);
-        cellSteps = new CellSteps(run, matrix, knobs, executor, vars);
-        boots =
-            new HostBoots(
-                run,
-                bootPlan,
-                cells,
-                plan.trials(),
-                host -> readOriginals(hosts, knobs, cells, vars, host, states.get(host)));
-        return new TrialLoop(
-                run,
-                new TrialLoop.Parts(
-                    executor,
-                    hostRecovery,
-                    cellSteps,
-                    boots,
-                    knobs,
-                    cells,
-                    new CellTargets(matrix.repeatRule(), store)),
-                listener)
+        TrialLoop.Parts parts = parts(run, matrix, plan, bootPlan, knobs, vars);
+        cellSteps = parts.cellSteps();
+        boots = parts.boots();
+        return new TrialLoop(run, parts, listener)
             .run(experimentId, trials, () -> interrupted, this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
@@ -289,6 +265,43 @@ public final class ExperimentRunner {
         finished.countDown();
       }
     }
+  }
+
+  /**
+   * Releases what a killed controller's open cell and setup made (we hold every agent lock now).
+   */
+  private void tearDownKilledRun(Hosts hosts, Matrix matrix, long experimentId) {
+    Map<String, String> old = new LinkedHashMap<>(store.variables(experimentId));
+    CellSteps.tearDownLeftover(store, experimentId, hosts, matrix, old)
+        .forEach(p -> out.accept("warning: " + p));
+    teardown(hosts, matrix, matrix.setup(), old);
+  }
+
+  /** The parts the trial loop drives, on the run's shared context. */
+  private TrialLoop.Parts parts(
+      RunContext run,
+      Matrix matrix,
+      ExperimentPlan plan,
+      BootPlan bootPlan,
+      ExperimentKnobs knobs,
+      Map<String, String> vars) {
+    Recovery recovery =
+        reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
+    TrialExecutor executor = new TrialExecutor(matrix, run.hosts(), run.states().knobs(), trace);
+    List<Cell> cells = plan.cells();
+    return new TrialLoop.Parts(
+        executor,
+        new HostRecovery(run, recovery),
+        new CellSteps(run, matrix, knobs, executor, vars),
+        new HostBoots(
+            run,
+            bootPlan,
+            cells,
+            plan.trials(),
+            host -> readOriginals(run.hosts(), knobs, cells, vars, host, run.states().get(host))),
+        knobs,
+        cells,
+        new CellTargets(matrix.repeatRule(), store));
   }
 
   /**

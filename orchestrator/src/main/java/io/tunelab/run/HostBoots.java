@@ -185,19 +185,7 @@ final class HostBoots {
   }
 
   private Optional<String> boot(String host, BootPlan.Want want, Boot.Reason reason) {
-    int count = booted.merge(host, 1, Integer::sum);
-    if (count > limits.get(host)) {
-      throw new HostLost(
-          "host "
-              + host
-              + " would boot "
-              + count
-              + " times in this pass, more than this plan needs ("
-              + (limits.get(host) - SPARE_BOOTS)
-              + ", and "
-              + SPARE_BOOTS
-              + " spare): stopped by the reboot-loop guard");
-    }
+    guard(host);
     RunStore store = run.store();
     BootSpec spec = run.connector().boot(host);
     String before = run.states().get(host).bootId();
@@ -220,18 +208,7 @@ final class HostBoots {
             reason,
             want.round(),
             before);
-    run.out()
-        .accept(
-            "host "
-                + host
-                + ": booting "
-                + want.release()
-                + " ("
-                + spec.method().word()
-                + (want.round() > 1 ? ", boot " + want.round() + " of " + plan.boots() : "")
-                + "), waiting up to "
-                + Durations.format(spec.timeout())
-                + " …");
+    announce(host, want, spec);
     long began = System.nanoTime();
     JobResult asked =
         session
@@ -294,6 +271,38 @@ final class HostBoots {
     run.out().accept("host " + host + ": up on " + want.release() + " after " + seconds);
     return arrived(host, back, want.round())
         .map(why -> "host " + host + ": on " + want.release() + ": " + why);
+  }
+
+  /** Counts a boot of {@code host} in this pass; stops the run past what the plan needs. */
+  private void guard(String host) {
+    int count = booted.merge(host, 1, Integer::sum);
+    if (count > limits.get(host)) {
+      throw new HostLost(
+          "host "
+              + host
+              + " would boot "
+              + count
+              + " times in this pass, more than this plan needs ("
+              + (limits.get(host) - SPARE_BOOTS)
+              + ", and "
+              + SPARE_BOOTS
+              + " spare): stopped by the reboot-loop guard");
+    }
+  }
+
+  private void announce(String host, BootPlan.Want want, BootSpec spec) {
+    run.out()
+        .accept(
+            "host "
+                + host
+                + ": booting "
+                + want.release()
+                + " ("
+                + spec.method().word()
+                + (want.round() > 1 ? ", boot " + want.round() + " of " + plan.boots() : "")
+                + "), waiting up to "
+                + Durations.format(spec.timeout())
+                + " …");
   }
 
   private Optional<String> arrived(String host, Facts back, int round) {
