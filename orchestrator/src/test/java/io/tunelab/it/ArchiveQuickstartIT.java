@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.ReleaseArchive;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +42,7 @@ class ArchiveQuickstartIT {
     assertTrue(r.out().contains("IOPS"), r.out());
     assertEquals(
         List.of(List.of("18", "18")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     assertTrue(!Files.exists(Path.of("/var/tmp/tunelab-quickstart.img")));
   }
 }

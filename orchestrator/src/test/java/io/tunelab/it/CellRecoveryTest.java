@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ class CellRecoveryTest {
             "teardown made"),
         Files.readAllLines(log));
     assertEquals(
-        List.of(), EndToEndTest.rows(db, "select name from variables where name like '@%'"));
+        List.of(), SqliteQuery.rows(db, "select name from variables where name like '@%'"));
   }
 
   @Test
@@ -106,16 +107,16 @@ class CellRecoveryTest {
     kill(startAndWaitFor(2, "sleep 0.4"));
     assertEquals(
         List.of(List.of("@cell", "1"), List.of("@cell.lun", "lun-1")),
-        EndToEndTest.rows(db, "select name, value from variables where name like '@%'"));
+        SqliteQuery.rows(db, "select name, value from variables where name like '@%'"));
     Cli.Result r = Cli.tunelab("restore", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of("setup 1 lun-1", "cell_teardown 1 lun-1", "teardown made"),
         Files.readAllLines(log));
     assertEquals(
-        List.of(), EndToEndTest.rows(db, "select name from variables where name like '@%'"));
+        List.of(), SqliteQuery.rows(db, "select name from variables where name like '@%'"));
     assertEquals(
-        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("interrupted")), SqliteQuery.rows(db, "select status from experiments"));
   }
 
   @Test
@@ -124,7 +125,7 @@ class CellRecoveryTest {
     kill(startAndWaitFor(3, "sleep 0.4", "  k: [a, b]\n"));
     assertEquals(
         List.of(List.of("@cell", "1"), List.of("@cell.lun", "lun-1")),
-        EndToEndTest.rows(db, "select name, value from variables where name like '@%'"));
+        SqliteQuery.rows(db, "select name, value from variables where name like '@%'"));
     Cli.Result r = Cli.tunelab("restore", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertEquals(
@@ -152,6 +153,6 @@ class CellRecoveryTest {
         Files.readAllLines(log));
     assertEquals(
         List.of(List.of("4", "4")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,14 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class CellStepsTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(32);
   LoopDisk disk;
   Path mnt;
   Path log;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(Files.createDirectories(dir.resolve("disk")), 32);
+    disk = disks.disk();
     mnt = Files.createDirectories(dir.resolve("mnt"));
     log = dir.resolve("log");
   }
@@ -37,9 +39,6 @@ class CellStepsTest {
   void release() throws Exception {
     if (mnt != null) {
       LoopDisk.sh("! mountpoint -q " + mnt + " || umount " + mnt);
-    }
-    if (disk != null) {
-      disk.close();
     }
   }
 
@@ -102,15 +101,15 @@ class CellStepsTest {
         logLines());
     assertEquals(
         List.of(List.of("4", "4")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     assertEquals(
         List.of(List.of("4")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select count(*) from samples where job = 'all' and metric = 'bytes'"));
     // the last cell's file system is gone, and the cell captures are not left in the store
     assertTrue(LoopDisk.sh("mountpoint " + mnt + " || true").contains("not a mountpoint"));
     assertEquals("", LoopDisk.sh("blkid -p /dev/" + disk.dev + " || true").trim());
-    assertEquals(List.of(), EndToEndTest.rows(db, "select name from variables"));
+    assertEquals(List.of(), SqliteQuery.rows(db, "select name from variables"));
   }
 
   @Test
@@ -134,11 +133,11 @@ class CellStepsTest {
     assertEquals(List.of("1", "2", "4"), logLines());
     assertEquals(
         List.of(List.of("12", "12")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     // every trial ran with its own cell's read_ahead_kb, also where the cell was kept
     assertEquals(
         List.of(List.of("12")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(*) from trials t join cell_knobs k on k.cell_id = t.cell_id"
                 + " join settings s on s.trial_id = t.id and s.knob like '%read_ahead_kb'"
@@ -155,7 +154,7 @@ class CellStepsTest {
     assertEquals(0, r.code(), r.all());
     List<String> order = new ArrayList<>();
     for (List<String> row :
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select p.value from trials t join cell_params p on p.cell_id = t.cell_id"
                 + " order by t.seq")) {
@@ -185,7 +184,7 @@ class CellStepsTest {
     assertEquals(expected, seen);
     assertEquals(
         List.of(List.of("6")),
-        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'"));
   }
 
   @Test
@@ -223,7 +222,7 @@ class CellStepsTest {
             "teardown last"),
         logLines());
     List<List<String>> trials =
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select p.value, t.status,"
                 + " coalesce(t.error like 'cell_setup: %m.yaml:3:5: host local: step %', 0)"
@@ -237,7 +236,7 @@ class CellStepsTest {
             List.of("last", "ok", "0"),
             List.of("last", "ok", "0")),
         trials,
-        EndToEndTest.rows(db, "select error from trials").toString());
+        SqliteQuery.rows(db, "select error from trials").toString());
     assertTrue(r.out().contains("broken rep 2: FAILED: cell_setup"), r.out());
   }
 
@@ -265,7 +264,7 @@ class CellStepsTest {
         List.of("before good 1", "workload good", "after good 1", "before bad 1", "after bad 1"),
         logLines());
     List<List<String>> bad =
-        EndToEndTest.rows(db, "select status, error from trials where status <> 'ok'");
+        SqliteQuery.rows(db, "select status, error from trials where status <> 'ok'");
     assertEquals(1, bad.size(), bad.toString());
     assertTrue(
         bad.get(0).get(1).startsWith("before_trial: " + m + ":7:5: host local:"), bad.toString());
@@ -292,7 +291,7 @@ class CellStepsTest {
     assertEquals(1, r.code(), r.all());
     assertEquals(List.of("0", "1"), logLines().stream().sorted().toList());
     List<List<String>> failed =
-        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+        SqliteQuery.rows(db, "select seq, error from trials where status = 'failed'");
     assertEquals(1, failed.size(), failed.toString());
     assertEquals("2", failed.get(0).get(0));
     assertTrue(failed.get(0).get(1).contains("lots"), failed.toString());

@@ -8,9 +8,9 @@ import io.tunelab.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,21 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class CompareDifferencesTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(64);
   LoopDisk disk;
   String readAhead;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 64);
+    disk = disks.disk();
     readAhead = disk.queue("read_ahead_kb");
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
   }
 
   private void run(Path db, String ra) throws Exception {

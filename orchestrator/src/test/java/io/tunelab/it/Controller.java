@@ -1,5 +1,6 @@
 package io.tunelab.it;
 
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ final class Controller {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
-          && !EndToEndTest.rows(
+          && !SqliteQuery.rows(
                   db, "select 1 from trials where seq = " + seq + " and status = 'running'")
               .isEmpty()) {
         return true;

@@ -7,35 +7,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code kill -9} of the controller: {@code restore} undoes, {@code resume} finishes the plan. */
 @Integration
 class CrashRecoveryTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(16);
   LoopDisk disk;
   String readAhead;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 16);
+    disk = disks.disk();
     readAhead = disk.queue("read_ahead_kb");
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
   }
 
   /** Starts {@code tunelab run} as a separate JVM and kills it -9 once trial {@code seq} runs. */
@@ -87,10 +81,10 @@ class CrashRecoveryTest {
     String out = Files.readString(dir.resolve("out.txt"));
     assertTrue(out.contains("restored"), out);
     assertEquals(
-        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("interrupted")), SqliteQuery.rows(db, "select status from experiments"));
     assertEquals(
         List.of(List.of("1", "1")),
-        EndToEndTest.rows(db, "select sum(status = 'ok'), sum(status = 'running') from trials"));
+        SqliteQuery.rows(db, "select sum(status = 'ok'), sum(status = 'running') from trials"));
   }
 
   @Test
@@ -101,10 +95,10 @@ class CrashRecoveryTest {
     assertTrue(p.waitFor(TestTime.seconds(60), TimeUnit.SECONDS), "the run ends by itself");
     assertEquals(0, p.exitValue(), Files.readString(dir.resolve("out.txt")));
     assertEquals(
-        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("finished")), SqliteQuery.rows(db, "select status from experiments"));
     assertEquals(
         List.of(List.of("6")),
-        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'"));
     assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored at the end");
   }
 
@@ -121,7 +115,7 @@ class CrashRecoveryTest {
     // the killed run's teardown ran with the variables its setup captured
     assertTrue(Files.exists(dir.resolve("torn-down-made-by-setup")), r.out());
     assertEquals(
-        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("interrupted")), SqliteQuery.rows(db, "select status from experiments"));
     Cli.Result again = Cli.tunelab("restore", "--db", db.toString());
     assertTrue(again.out().contains("nothing to restore"), again.out());
   }
@@ -150,20 +144,20 @@ class CrashRecoveryTest {
     runAndKill(db, 3);
     int okBefore =
         Integer.parseInt(
-            EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'").get(0).get(0));
+            SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'").get(0).get(0));
     List<List<String>> finishedBefore =
-        EndToEndTest.rows(db, "select id, finished_at from trials where status = 'ok' order by id");
+        SqliteQuery.rows(db, "select id, finished_at from trials where status = 'ok' order by id");
     assertTrue(okBefore >= 1 && okBefore < 6, "killed mid-plan: " + okBefore);
 
     Cli.Result r = Cli.tunelab("resume", "crash", "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("6", "6")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     // Trials finished before the kill were not run again.
     assertEquals(
         finishedBefore,
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select id, finished_at from trials where id in ("
                 + String.join(",", finishedBefore.stream().map(x -> x.get(0)).toList())
@@ -171,11 +165,11 @@ class CrashRecoveryTest {
     // One sample set per trial: nothing was recorded twice.
     assertEquals(
         List.of(),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select trial_id from samples where job = 'all' group by trial_id having count(*) > 1"));
     assertEquals(
-        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("finished")), SqliteQuery.rows(db, "select status from experiments"));
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
     // the killed run's setup was torn down first, then the resumed run's own at its end
     assertEquals(

@@ -6,24 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real runs on a real loop disk, as root, through the CLI and the real agent. */
 @Integration
 class EndToEndTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(64);
   LoopDisk disk;
   String readAhead;
   String maxSectors;
@@ -31,18 +28,10 @@ class EndToEndTest {
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 64);
+    disk = disks.disk();
     readAhead = disk.queue("read_ahead_kb");
     maxSectors = disk.queue("max_sectors_kb");
     scheduler = disk.scheduler();
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
   }
 
   private Path matrix(String body) throws Exception {
@@ -55,23 +44,6 @@ class EndToEndTest {
     assertEquals(readAhead, disk.queue("read_ahead_kb"), "read_ahead_kb restored");
     assertEquals(maxSectors, disk.queue("max_sectors_kb"), "max_sectors_kb restored");
     assertEquals(scheduler, disk.scheduler(), "scheduler restored");
-  }
-
-  static List<List<String>> rows(Path db, String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      List<List<String>> rows = new ArrayList<>();
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        rows.add(row);
-      }
-      return rows;
-    }
   }
 
   @Test
@@ -104,27 +76,29 @@ class EndToEndTest {
 
     assertEquals(
         List.of(List.of("24", "8")),
-        rows(db, "select count(*), sum(warmup) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*), sum(warmup) from trials where status = 'ok'"));
     // Every trial read back what it asked for; 'default' ran at the original value.
     assertEquals(
         List.of(),
-        rows(
+        SqliteQuery.rows(
             db,
             "select knob, requested, effective, original from settings where"
                 + " (requested <> 'default' and requested <> effective)"
                 + " or (requested = 'default' and effective <> original)"));
     assertEquals(
         List.of(List.of(maxSectors)),
-        rows(db, "select distinct original from settings where knob like '%max_sectors_kb'"));
+        SqliteQuery.rows(
+            db, "select distinct original from settings where knob like '%max_sectors_kb'"));
     // Between cells only changed knobs are written: the scheduler changes only between
     // blocks of cells in sequential order, so far fewer writes than trials.
     List<List<String>> schedulerWrites =
-        rows(db, "select count(*) from settings where knob like '%scheduler' and written = 1");
+        SqliteQuery.rows(
+            db, "select count(*) from settings where knob like '%scheduler' and written = 1");
     assertTrue(Integer.parseInt(schedulerWrites.get(0).get(0)) <= 2, schedulerWrites.toString());
     // Statistics leave warm-ups out: 2 measured repetitions per cell.
     assertEquals(
         List.of(List.of("8", "2")),
-        rows(
+        SqliteQuery.rows(
             db,
             "select count(*), min(n) from cell_stats where job = 'all' and metric = 'mib_per_s'"));
     assertTrue(r.out().contains("MiB/s"), r.out());
@@ -189,7 +163,7 @@ class EndToEndTest {
             List.of("case=ratio25", "vm.dirty_bytes", "default", "0"),
             List.of("case=start", "vm.dirty_ratio", "default", ratio),
             List.of("case=start", "vm.dirty_bytes", "default", "0")),
-        rows(
+        SqliteQuery.rows(
             db,
             "select c.label, s.knob, s.requested, s.effective from settings s"
                 + " join trials t on t.id = s.trial_id join cells c on c.id = t.cell_id"
@@ -197,7 +171,7 @@ class EndToEndTest {
                 + " order by c.ordinal, s.knob desc"));
     assertEquals(
         List.of(List.of("7", "4")),
-        rows(
+        SqliteQuery.rows(
             db,
             "select distinct effective, count(*) from settings"
                 + " where knob = 'vm.dirty_background_ratio'"));
@@ -224,7 +198,7 @@ class EndToEndTest {
     Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(0, r.code(), r.all());
     List<List<String>> means =
-        rows(
+        SqliteQuery.rows(
             db,
             "select p.value, s.mean from cell_stats s join cells c on c.id = s.cell_id"
                 + " join cell_params p on p.cell_id = c.id"
@@ -264,7 +238,7 @@ class EndToEndTest {
             List.of("2", "dd", "16777216"),
             List.of("2", "dd.0", "8388608"),
             List.of("2", "dd.1", "8388608")),
-        rows(
+        SqliteQuery.rows(
             db,
             "select c.ordinal, s.job, cast(s.value as integer) from samples s"
                 + " join trials t on t.id = s.trial_id join cells c on c.id = t.cell_id"
@@ -285,7 +259,7 @@ class EndToEndTest {
     Path db = dir.resolve("t.db");
     Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
     assertEquals(1, r.code(), r.all());
-    List<List<String>> trials = rows(db, "select status, error from trials");
+    List<List<String>> trials = SqliteQuery.rows(db, "select status, error from trials");
     assertEquals(2, trials.size());
     for (List<String> t : trials) {
       assertEquals("failed", t.get(0));
@@ -318,7 +292,8 @@ class EndToEndTest {
       assertFalse(r.err().contains("Exception"), r.err());
       assertOriginals();
       if (Files.exists(db)) {
-        assertEquals(List.of(List.of("0")), rows(db, "select count(*) from experiments"));
+        assertEquals(
+            List.of(List.of("0")), SqliteQuery.rows(db, "select count(*) from experiments"));
       }
     }
     Path m = matrix("name: x\nmatrix:\n  local.block.DEV.read_ahead_kb: [4096]\n" + workload);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,23 +96,23 @@ class KnobListTest {
     }
     assertEquals(
         expected,
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select s.knob, s.path, s.requested, s.effective, s.original from settings s"
                 + " join trials t on t.id = s.trial_id order by t.seq, s.rowid"));
     assertEquals(
         List.of(List.of("dd.0", "2"), List.of("dd.1", "2"), List.of("dd.2", "2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select job, count(*) from samples where metric = 'bytes' and job like 'dd.%'"
                 + " group by job order by job"));
     assertEquals(
         List.of(List.of("devs", dev(0) + "\n" + dev(1) + "\n" + dev(2))),
-        EndToEndTest.rows(db, "select name, value from variables"));
+        SqliteQuery.rows(db, "select name, value from variables"));
     // cells keep the entry as written, so they compare across runs on other devices
     assertEquals(
         List.of(List.of("local.block.${devs[*]}.read_ahead_kb")),
-        EndToEndTest.rows(db, "select distinct knob from cell_knobs"));
+        SqliteQuery.rows(db, "select distinct knob from cell_knobs"));
   }
 
   @Test
@@ -151,12 +152,12 @@ class KnobListTest {
         List.of(
             List.of("1", "block." + dev(0) + ".read_ahead_kb", "2048"),
             List.of("2", "block." + dev(1) + ".read_ahead_kb", "2048")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.seq, s.knob, s.effective from settings s join trials t on t.id = s.trial_id"
                 + " order by t.seq"));
     List<List<String>> failed =
-        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+        SqliteQuery.rows(db, "select seq, error from trials where status = 'failed'");
     assertEquals(1, failed.size(), failed.toString());
     assertEquals("3", failed.get(0).get(0));
     assertTrue(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ class LabFaultsTest {
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
     assertEquals(
         List.of(List.of("3")),
-        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'"));
   }
 
   @Test
@@ -107,7 +108,7 @@ class LabFaultsTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
     String lostAt =
-        EndToEndTest.rows(db, "select finished_at from trial_attempts where status = 'lost'")
+        SqliteQuery.rows(db, "select finished_at from trial_attempts where status = 'lost'")
             .get(0)
             .get(0);
     assertTrue(
@@ -128,7 +129,7 @@ class LabFaultsTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
     assertTrue(
-        EndToEndTest.rows(db, "select error from trial_attempts where status = 'lost'")
+        SqliteQuery.rows(db, "select error from trial_attempts where status = 'lost'")
             .get(0)
             .get(0)
             .contains("host server"),
@@ -148,7 +149,7 @@ class LabFaultsTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
     assertTrue(
-        EndToEndTest.rows(db, "select error from trial_attempts where status = 'lost'")
+        SqliteQuery.rows(db, "select error from trial_attempts where status = 'lost'")
             .get(0)
             .get(0)
             .startsWith("host client: the connection was lost during the trial"),
@@ -167,7 +168,7 @@ class LabFaultsTest {
     assertEquals(1, r.code(), r.all());
     assertEquals(List.of("1 ok", "2 lost", "3 ok"), attempts(db), r.all());
     List<List<String>> failed =
-        EndToEndTest.rows(db, "select seq, error from trials where status = 'failed'");
+        SqliteQuery.rows(db, "select seq, error from trials where status = 'failed'");
     assertEquals("2", failed.get(0).get(0), failed.toString());
     assertTrue(
         failed.get(0).get(1).startsWith("a host was lost in each of 1 attempt(s) (retries: 0)"),
@@ -190,12 +191,12 @@ class LabFaultsTest {
     assertEquals(clientReadAhead, readAhead("CLIENT_DISK"), "the client is restored");
     assertEquals(
         List.of(List.of("1", "ok"), List.of("2", "running"), List.of("3", "pending")),
-        EndToEndTest.rows(db, "select seq, status from trials order by seq"));
+        SqliteQuery.rows(db, "select seq, status from trials order by seq"));
     assertEquals(
-        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("interrupted")), SqliteQuery.rows(db, "select status from experiments"));
     assertEquals(List.of("1 ok", "2 lost"), attempts(db));
     assertTrue(
-        EndToEndTest.rows(db, "select error from trial_attempts where status = 'lost'")
+        SqliteQuery.rows(db, "select error from trial_attempts where status = 'lost'")
             .get(0)
             .get(0)
             .contains("did not come back within 3s"));
@@ -206,7 +207,7 @@ class LabFaultsTest {
     assertEquals(0, resume.code(), resume.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db));
     assertEquals(
-        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("finished")), SqliteQuery.rows(db, "select status from experiments"));
   }
 
   @Test
@@ -222,20 +223,20 @@ class LabFaultsTest {
     assertTrue(r.all().contains("host server rebooted (boot id"), r.all());
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), attempts(db), r.all());
     assertTrue(
-        EndToEndTest.rows(db, "select error from trial_attempts where status = 'lost'")
+        SqliteQuery.rows(db, "select error from trial_attempts where status = 'lost'")
             .get(0)
             .get(0)
             .contains("-> 0badb007-0000-4000-8000-000000000002"));
     // written again by the retried trial, though the cell did not change
     assertEquals(
         List.of(List.of("1", "1"), List.of("2", "1"), List.of("3", "0")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.seq, s.written from settings s join trials t on t.id = s.trial_id"
                 + " where s.host = 'server' and s.effective = s.requested order by t.seq"));
     assertEquals(
         List.of(List.of("0badb007-0000-4000-8000-000000000002")),
-        EndToEndTest.rows(db, "select boot_id from hosts where host = 'server'"));
+        SqliteQuery.rows(db, "select boot_id from hosts where host = 'server'"));
   }
 
   @Test
@@ -337,7 +338,7 @@ class LabFaultsTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
-          && !EndToEndTest.rows(
+          && !SqliteQuery.rows(
                   db, "select 1 from trials where seq = " + seq + " and status = 'running'")
               .isEmpty()) {
         Thread.sleep(1000);
@@ -350,7 +351,7 @@ class LabFaultsTest {
 
   /** Every attempt as {@code "SEQ STATUS"}, in order. */
   static List<String> attempts(Path db) throws Exception {
-    return EndToEndTest.rows(
+    return SqliteQuery.rows(
             db,
             "select t.seq || ' ' || a.status from trial_attempts a join trials t"
                 + " on t.id = a.trial_id order by t.seq, a.attempt")

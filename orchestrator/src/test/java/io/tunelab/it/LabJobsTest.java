@@ -14,10 +14,8 @@ import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,19 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class LabJobsTest {
-  static Map<String, String> env;
+  @RegisterExtension static final SshLabExtension LAB = new SshLabExtension();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    Lab.requireRoot();
-    env = Lab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    Lab.down(env);
-  }
 
   private WorkloadRun run(String matrix) throws Exception {
     Path hosts = Lab.root().resolve("lab/hosts.yaml");
@@ -47,7 +34,9 @@ class LabJobsTest {
     try (SshConnector connector = new SshConnector(inventory)) {
       return WorkloadRun.of(
           dir,
-          matrix.replace("SDISK", env.get("SERVER_DISK")).replace("CDISK", env.get("CLIENT_DISK")),
+          matrix
+              .replace("SDISK", LAB.env().get("SERVER_DISK"))
+              .replace("CDISK", LAB.env().get("CLIENT_DISK")),
           connector);
     }
   }
@@ -109,7 +98,7 @@ class LabJobsTest {
       double skewMs = Double.parseDouble(starts.get(0));
       assertTrue(skewMs < TestTime.millis(300), "start skew " + skewMs + " ms");
     }
-    assertTrue(run.sample("iostat@server:" + env.get("SERVER_DISK"), "r_per_s") > 0);
+    assertTrue(run.sample("iostat@server:" + LAB.env().get("SERVER_DISK"), "r_per_s") > 0);
   }
 
   @Test

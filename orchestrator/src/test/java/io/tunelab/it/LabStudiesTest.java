@@ -5,16 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,21 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class LabStudiesTest {
-  private static Map<String, String> env;
+  @RegisterExtension
+  static final SshLabExtension LAB =
+      new SshLabExtension(
+          "tgtd", "tgtadm", "ganesha.nfsd", "rpcbind", "nfs-cp", "python3", "fio", "vmstat");
+
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    Lab.requireRoot();
-    Lab.requireCommands(
-        "tgtd", "tgtadm", "ganesha.nfsd", "rpcbind", "nfs-cp", "python3", "fio", "vmstat");
-    env = Lab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    Lab.down(env);
-  }
 
   /**
    * bfq where this kernel has it, else kyber: the lab's hosts share this machine's kernel, and a
@@ -136,7 +126,7 @@ class LabStudiesTest {
     // the cells ran with 1 and 2 I/O threads; the teardown gave the target tgt's default back
     assertEquals(
         List.of(List.of("2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select count(distinct value) from cell_params where name = 'threads'"));
     assertTrue(
         Files.readString(Lab.root().resolve("lab/state/env")).contains("ISCSI_IOTHREADS=16"),
@@ -162,7 +152,7 @@ class LabStudiesTest {
     run(m, db);
     // the second run stands in for another kernel: the server's NFS disk in direct I/O mode,
     // as docs/studies.md does it
-    String disk = "/dev/" + env.get("NFS_DISK");
+    String disk = "/dev/" + LAB.env().get("NFS_DISK");
     try {
       LoopDisk.sh("losetup --direct-io=on " + disk);
       run(m, db);
@@ -177,7 +167,7 @@ class LabStudiesTest {
     // every writer of every trial stored its own bytes and MiB/s
     assertEquals(
         List.of(List.of("88")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(*) from samples where job like 'cmd.%' and metric = 'mib_per_s'"
                 + " and value > 0"));
@@ -213,13 +203,13 @@ class LabStudiesTest {
     run(oneCell("256M", "300ms", "6144"), db);
     assertEquals(
         List.of(List.of("cmd.0", "0.0"), List.of("cmd.1", "0.0")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select job, value from samples where metric = 'files' and job like 'cmd.%'"
                 + " order by job"));
     assertEquals(
         List.of(List.of("2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(*) from samples where job like 'cmd.%' and metric = 'bytes'"
                 + " and value > 0 and value < 268435456"));
@@ -305,7 +295,7 @@ class LabStudiesTest {
     // one reader per disk, each with its own IOPS
     assertEquals(
         List.of(List.of("2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(distinct job) from samples where job like '%.%' and job not like '%@%'"
                 + " and metric = 'iops'"));

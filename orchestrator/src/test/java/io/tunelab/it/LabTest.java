@@ -6,35 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two hosts over the lab's real OpenSSH sshd (lab/lab): what crosses SSH, end to end. */
 @Integration
 class LabTest {
-  static Map<String, String> env;
+  @RegisterExtension static final SshLabExtension LAB = new SshLabExtension();
   @TempDir Path dir;
 
-  @BeforeAll
-  static void up() throws Exception {
-    Lab.requireRoot();
-    env = Lab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    Lab.down(env);
-  }
-
   private static String serverQueue(String attr) throws Exception {
-    return Files.readString(Path.of("/sys/block", env.get("SERVER_DISK"), "queue", attr)).trim();
+    return Files.readString(Path.of("/sys/block", LAB.env().get("SERVER_DISK"), "queue", attr))
+        .trim();
   }
 
   private static String dirtyRatio() throws Exception {
@@ -56,7 +45,7 @@ class LabTest {
           on: server
           command: WORKLOAD
         """
-            .replace("SDISK", env.get("SERVER_DISK"))
+            .replace("SDISK", LAB.env().get("SERVER_DISK"))
             .replace("REPEAT", Integer.toString(repeat))
             .replace("WORKLOAD", workload));
     return m;
@@ -87,14 +76,14 @@ class LabTest {
     assertEquals(
         List.of(
             List.of("client", "vm.dirty_ratio", "4"),
-            List.of("server", "block." + env.get("SERVER_DISK") + ".read_ahead_kb", "4")),
-        EndToEndTest.rows(
+            List.of("server", "block." + LAB.env().get("SERVER_DISK") + ".read_ahead_kb", "4")),
+        SqliteQuery.rows(
             db,
             "select host, knob, count(*) from settings where requested = effective"
                 + " group by host, knob order by host"));
     assertEquals(
         List.of(List.of("client"), List.of("server")),
-        EndToEndTest.rows(db, "select host from hosts where boot_id is not null order by host"));
+        SqliteQuery.rows(db, "select host from hosts where boot_id is not null order by host"));
   }
 
   @Test
@@ -135,9 +124,12 @@ class LabTest {
     LoopDisk.sh("ssh-keygen -q -t ed25519 -N '' -f " + keys.resolve("other"));
     String other = Files.readString(keys.resolve("other.pub")).trim();
     String impostor =
-        "[127.0.0.2]:" + env.get("LAB_PORT") + " " + other.substring(0, other.lastIndexOf(' '));
+        "[127.0.0.2]:"
+            + LAB.env().get("LAB_PORT")
+            + " "
+            + other.substring(0, other.lastIndexOf(' '));
     List<String> known =
-        Files.readAllLines(Path.of(env.get("LAB_KNOWN_HOSTS"))).stream()
+        Files.readAllLines(Path.of(LAB.env().get("LAB_KNOWN_HOSTS"))).stream()
             .filter(l -> !l.startsWith("[127.0.0.2]"))
             .collect(Collectors.toList());
     known.add(impostor);
@@ -146,7 +138,7 @@ class LabTest {
     Files.writeString(
         hosts,
         Files.readString(Path.of(inventory()))
-            .replace("identity: state/id_ed25519", "identity: " + env.get("LAB_KEY"))
+            .replace("identity: state/id_ed25519", "identity: " + LAB.env().get("LAB_KEY"))
             .replace("known_hosts: state/known_hosts", "known_hosts: keys/known_hosts"));
     String readAhead = serverQueue("read_ahead_kb");
     String ratio = dirtyRatio();
@@ -167,8 +159,7 @@ class LabTest {
     assertEquals(readAhead, serverQueue("read_ahead_kb"));
     assertEquals(ratio, dirtyRatio());
     if (Files.exists(db)) {
-      assertEquals(
-          List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
+      assertEquals(List.of(List.of("0")), SqliteQuery.rows(db, "select count(*) from experiments"));
     }
   }
 }

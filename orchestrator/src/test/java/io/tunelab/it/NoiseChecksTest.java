@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,13 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class NoiseChecksTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(16);
   LoopDisk disk;
   Process bpftune;
 
   @BeforeEach
   void start() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 16);
+    disk = disks.disk();
     Path copy = dir.resolve("bpftune");
     Files.copy(Path.of("/bin/sleep"), copy);
     copy.toFile().setExecutable(true);
@@ -46,9 +48,6 @@ class NoiseChecksTest {
     if (bpftune != null) {
       bpftune.destroy();
       bpftune.waitFor(TestTime.millis(10_000), TimeUnit.MILLISECONDS);
-    }
-    if (disk != null) {
-      disk.close();
     }
   }
 
@@ -127,7 +126,7 @@ class NoiseChecksTest {
     long lines = r.all().lines().filter(l -> l.contains("tuners: bpftune (pid ")).count();
     assertEquals(1, lines, r.all());
     List<List<String>> facts =
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select key, value from host_facts where key like 'noise.%' order by key");
     assertTrue(facts.size() >= 8, facts.toString());
     assertTrue(

@@ -11,6 +11,7 @@ import io.tunelab.remote.Transport;
 import io.tunelab.run.ExperimentRunner;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,8 +91,7 @@ class NotRootTest {
             e.getMessage().startsWith("host local: tunelab must run as root"), e.getMessage());
         assertTrue(e.getMessage().contains("uid 65534"), e.getMessage());
       }
-      assertEquals(
-          List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from experiments"));
+      assertEquals(List.of(List.of("0")), SqliteQuery.rows(db, "select count(*) from experiments"));
       assertEquals(before, disk.queue("read_ahead_kb"));
     }
   }

@@ -12,37 +12,34 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The PostgreSQL server of {@code lab/postgres}, for tests: started if it was down (and stopped
- * again by {@link #close}), with a database of its own for each test.
+ * The PostgreSQL server of {@code lab/postgres} for a test class, as a static
+ * {@code @RegisterExtension}: started if it was down (and stopped again after the class), with a
+ * database of its own for each test.
  */
-final class PostgresLab implements AutoCloseable {
+final class PostgresLab implements BeforeAllCallback, AfterAllCallback {
   private static final Path ENV = Path.of("/var/tmp/tunelab-postgres/env");
   private static final Path DATA = Path.of("/var/tmp/tunelab-postgres/data");
   private static final String PGPASS_PROPERTY = "org.postgresql.pgpassfile";
 
-  private final boolean started;
-  private final String url;
-  private final String pgpass;
+  private boolean started;
+  private String url;
+  private String pgpass;
   private int databases;
 
-  private PostgresLab(boolean started, String url, String pgpass) {
-    this.started = started;
-    this.url = url;
-    this.pgpass = pgpass;
-  }
-
   /**
-   * Brings the server up; pgjdbc then finds its password file through a system property, the
-   * in-process CLI's stand-in for PGPASSFILE.
+   * Brings the server up before the class's first test; pgjdbc then finds its password file through
+   * a system property, the in-process CLI's stand-in for PGPASSFILE.
    */
-  static PostgresLab up() throws Exception {
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
     Lab.requireRoot();
     boolean wasUp = Files.exists(ENV) && status();
     LoopDisk.sh(Lab.root().resolve("lab/postgres") + " up");
-    String url = null;
-    String pgpass = null;
     for (String line : Files.readAllLines(ENV)) {
       if (line.startsWith("TUNELAB_PG_URL=")) {
         url = line.substring("TUNELAB_PG_URL=".length());
@@ -51,7 +48,15 @@ final class PostgresLab implements AutoCloseable {
       }
     }
     System.setProperty(PGPASS_PROPERTY, pgpass);
-    return new PostgresLab(!wasUp, url, pgpass);
+    started = !wasUp;
+  }
+
+  /** Drops the class's databases, and stops the server when it started it. */
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    if (url != null) {
+      close();
+    }
   }
 
   private static boolean status() {
@@ -188,8 +193,7 @@ final class PostgresLab implements AutoCloseable {
   }
 
   /** Drops the test databases, and stops the server if this lab started it. */
-  @Override
-  public void close() throws Exception {
+  private void close() throws Exception {
     try (Connection c = connect("tunelab");
         Statement st = c.createStatement()) {
       for (int i = 1; i <= databases; i++) {

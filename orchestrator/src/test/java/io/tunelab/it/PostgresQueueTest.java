@@ -18,9 +18,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,20 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class PostgresQueueTest {
-  static PostgresLab lab;
+  @RegisterExtension static final PostgresLab lab = new PostgresLab();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    lab = PostgresLab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (lab != null) {
-      lab.close();
-    }
-  }
 
   @Test
   void aWorkerPausedPastItsLeaseIsFencedOffAndTheWorkerThatTookOverFinishesAlone()

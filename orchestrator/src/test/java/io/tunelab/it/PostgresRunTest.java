@@ -19,9 +19,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,20 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class PostgresRunTest {
-  static PostgresLab lab;
+  @RegisterExtension static final PostgresLab lab = new PostgresLab();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    lab = PostgresLab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (lab != null) {
-      lab.close();
-    }
-  }
 
   private Path matrix(String name, int cells, int repeat, String seconds) throws Exception {
     return PostgresLab.sleepMatrix(dir, name, cells, repeat, seconds);

@@ -27,9 +27,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,20 +45,8 @@ class PostgresStoreTest {
           "SELECT * FROM trial_samples ORDER BY trial_id, job, metric",
           "SELECT * FROM trial_settings ORDER BY trial_id, host, knob");
 
-  static PostgresLab lab;
+  @RegisterExtension static final PostgresLab lab = new PostgresLab();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    lab = PostgresLab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (lab != null) {
-      lab.close();
-    }
-  }
 
   private Path studies(String name) {
     Path db = dir.resolve(name);

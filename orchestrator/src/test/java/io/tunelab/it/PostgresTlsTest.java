@@ -11,9 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,20 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class PostgresTlsTest {
-  static PostgresLab lab;
+  @RegisterExtension static final PostgresLab lab = new PostgresLab();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void up() throws Exception {
-    lab = PostgresLab.up();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (lab != null) {
-      lab.close();
-    }
-  }
 
   private static final String ON_TLS = "select ssl from pg_stat_ssl where pid = pg_backend_pid()";
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,10 +29,10 @@ class QuickstartTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("18", "18")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     assertEquals(
         List.of(List.of("6")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(*) from cell_stats where job = 'all' and metric = 'mib_per_s' and n = 3"));
     // the loop disk the setup step created is gone again, and so is its image
@@ -39,10 +40,10 @@ class QuickstartTest {
         loopsBefore, LoopDisk.sh("losetup -a | grep -c tunelab-quickstart || true").trim());
     assertTrue(!Files.exists(Path.of("/var/tmp/tunelab-quickstart.img")));
     // captured variables and host facts are kept with the experiment
-    assertEquals(1, EndToEndTest.rows(db, "select value from variables where name = 'dev'").size());
+    assertEquals(1, SqliteQuery.rows(db, "select value from variables where name = 'dev'").size());
     assertEquals(
         List.of(List.of(LoopDisk.readProc(Path.of("/proc/sys/kernel/random/boot_id")))),
-        EndToEndTest.rows(db, "select boot_id from hosts"));
+        SqliteQuery.rows(db, "select boot_id from hosts"));
     assertTrue(r.out().contains("IOPS"), r.out());
     // the first line names the run's log, which holds every line with a UTC timestamp
     String first = r.out().lines().findFirst().orElseThrow();

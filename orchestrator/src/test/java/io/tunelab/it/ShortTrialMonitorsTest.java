@@ -7,9 +7,9 @@ import io.tunelab.store.MonitorSample;
 import io.tunelab.testing.Integration;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,20 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class ShortTrialMonitorsTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(64);
   LoopDisk disk;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
     Lab.requireCommands("vmstat", "iostat");
-    disk = LoopDisk.create(dir, 64);
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
+    disk = disks.disk();
   }
 
   @Test

@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,20 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class TrialFlagsTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(16);
   LoopDisk disk;
   final String marker = "tunelab-test " + UUID.randomUUID();
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 16);
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
+    disk = disks.disk();
   }
 
   /** A matrix whose {@code loud} cell's workload logs the marker at level warning. */

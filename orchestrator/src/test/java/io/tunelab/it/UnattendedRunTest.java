@@ -6,15 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,21 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class UnattendedRunTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(16);
   LoopDisk disk;
   String readAhead;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
-    disk = LoopDisk.create(dir, 16);
+    disk = disks.disk();
     readAhead = disk.queue("read_ahead_kb");
-  }
-
-  @AfterEach
-  void release() throws Exception {
-    if (disk != null) {
-      disk.close();
-    }
   }
 
   /** Six trials of {@code workload} over three read-ahead values. */
@@ -72,9 +66,9 @@ class UnattendedRunTest {
     assertTrue(r.out().contains("max time reached after "), r.out());
     assertTrue(r.out().contains("continue with: tunelab resume 1"), r.out());
     assertEquals(
-        List.of(List.of("interrupted")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("interrupted")), SqliteQuery.rows(db, "select status from experiments"));
     List<List<String>> counts =
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select sum(status = 'ok'), sum(status = 'pending'), sum(status = 'running')"
                 + " from trials");
@@ -84,7 +78,7 @@ class UnattendedRunTest {
     assertEquals("0", counts.get(0).get(2), "no trial was cut short");
     assertEquals(
         List.of(),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select id from trials where status = 'ok' and workload_seconds < 0.9"),
         "every trial ran whole");
     assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored at the deadline");
@@ -102,9 +96,9 @@ class UnattendedRunTest {
     assertEquals(0, again.code(), again.all());
     assertEquals(
         List.of(List.of("6", "6")),
-        EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+        SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
     assertEquals(
-        List.of(List.of("finished")), EndToEndTest.rows(db, "select status from experiments"));
+        List.of(List.of("finished")), SqliteQuery.rows(db, "select status from experiments"));
     assertEquals(readAhead, disk.queue("read_ahead_kb"));
   }
 
@@ -117,7 +111,7 @@ class UnattendedRunTest {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (System.nanoTime() < deadline
           && (!Files.exists(db)
-              || EndToEndTest.rows(db, "select 1 from trials where seq = 2 and status = 'running'")
+              || SqliteQuery.rows(db, "select 1 from trials where seq = 2 and status = 'running'")
                   .isEmpty())) {
         Thread.sleep(20);
       }
@@ -169,11 +163,11 @@ class UnattendedRunTest {
       assertTrue(Files.exists(side), r.all());
       assertTrue(Files.readString(side).contains("\"trialId\" : 1"), Files.readString(side));
       assertEquals(readAhead, disk.queue("read_ahead_kb"), "restored after the full disk");
-      assertEquals(List.of(List.of("0")), EndToEndTest.rows(db, "select count(*) from samples"));
+      assertEquals(List.of(List.of("0")), SqliteQuery.rows(db, "select count(*) from samples"));
       // Nothing of the refused commit is in the database: its attempt and event are kept with it.
       assertEquals(
           List.of(List.of("0", "0")),
-          EndToEndTest.rows(
+          SqliteQuery.rows(
               db,
               "select (select count(*) from trial_attempts),"
                   + " (select count(*) from events where kind = 'trial')"));
@@ -186,29 +180,29 @@ class UnattendedRunTest {
       assertFalse(Files.exists(side.getParent()), "the side file is gone once stored");
       assertEquals(
           List.of(List.of("6", "6")),
-          EndToEndTest.rows(db, "select count(*), sum(status = 'ok') from trials"));
+          SqliteQuery.rows(db, "select count(*), sum(status = 'ok') from trials"));
       // The kept trial is in the database exactly once, and was not run again.
       assertEquals(
           List.of(List.of("1")),
-          EndToEndTest.rows(
+          SqliteQuery.rows(
               db,
               "select count(*) from samples where trial_id = 1 and job = 'all'"
                   + " and metric = 'seconds'"));
       // Its attempt and its event line came with it, once.
       assertEquals(
           List.of(List.of("1", "ok")),
-          EndToEndTest.rows(
+          SqliteQuery.rows(
               db, "select count(*), max(status) from trial_attempts where trial_id = 1"));
       assertEquals(
           List.of(List.of("1")),
-          EndToEndTest.rows(
+          SqliteQuery.rows(
               db, "select count(*) from events where kind = 'trial' and message like '[1/6]%'"));
       assertTrue(
           again.out().contains("[5/5]") && !again.out().contains("/6]"),
           "only the other five ran: " + again.out());
       assertEquals(
           List.of(),
-          EndToEndTest.rows(
+          SqliteQuery.rows(
               db,
               "select trial_id from samples where job = 'all' and metric = 'seconds'"
                   + " group by trial_id having count(*) > 1"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,11 +50,11 @@ final class VmFaults {
     assertNotEquals(before, after);
     assertEquals(
         List.of(List.of(after)),
-        EndToEndTest.rows(db, "select boot_id from hosts where host = 'client'"));
+        SqliteQuery.rows(db, "select boot_id from hosts where host = 'client'"));
     // the LUN found again after the new login, its read-ahead written again and read back
     assertEquals(
         List.of(List.of("1", "2048"), List.of("2", "2048"), List.of("3", "2048")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.seq, s.effective from settings s join trials t on t.id = s.trial_id"
                 + " where s.host = 'client' and s.knob like 'block.%.read_ahead_kb'"
@@ -76,7 +77,7 @@ final class VmFaults {
     // the trial hit ends ok after the hang, or was lost and ran again: ok exactly once
     assertEquals(
         List.of(List.of("1", "ok", "1"), List.of("2", "ok", "1"), List.of("3", "ok", "1")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.seq, t.status, (select count(*) from trial_attempts a where a.trial_id = t.id"
                 + " and a.status = 'ok') from trials t order by t.seq"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.testing.Cli;
+import io.tunelab.testing.SqliteQuery;
 import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,26 +42,26 @@ final class VmKernelAxis {
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("8")),
-        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'"));
     // Every trial ran on its cell's release.
     assertEquals(
         List.of(),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.id from trials t join cell_params p on p.cell_id = t.cell_id"
                 + " and p.name = 'client.kernel' join trial_hosts h on h.trial_id = t.id"
                 + " and h.host = 'client' where h.kernel_release <> p.value"));
     assertEquals(
         List.of(List.of("2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select count(distinct boot_id) from trial_hosts where host = 'client'"));
     assertEquals(
         List.of(List.of("start", a, "up"), List.of("kernel", b, "up"), List.of("home", a, "up")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select reason, release, state from boots where host = 'client' order by id"));
     assertEquals(a, VmKernels.running());
     assertTrue(
-        EndToEndTest.rows(db, "select cmdline from trial_hosts where host = 'client'").stream()
+        SqliteQuery.rows(db, "select cmdline from trial_hosts where host = 'client'").stream()
             .allMatch(row -> row.get(0).contains("console=ttyS0")));
   }
 
@@ -81,7 +82,7 @@ final class VmKernelAxis {
                     + " no /boot/vmlinuz-6.1.0-99-notthere-amd64"),
         r.all());
     assertTrue(
-        !Files.exists(db) || EndToEndTest.rows(db, "select id from experiments").isEmpty(),
+        !Files.exists(db) || SqliteQuery.rows(db, "select id from experiments").isEmpty(),
         "no experiment stored");
     assertEquals(boot, VmLab.ssh("client", "cat /proc/sys/kernel/random/boot_id"));
   }
@@ -99,20 +100,20 @@ final class VmKernelAxis {
     assertEquals(1, r.code(), r.all());
     assertEquals(
         List.of(List.of(a, "ok", "2"), List.of(broken, "failed", "2")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select p.value, t.status, count(*) from trials t join cell_params p"
                 + " on p.cell_id = t.cell_id and p.name = 'client.kernel'"
                 + " group by p.value, t.status order by min(t.seq)"));
     List<List<String>> errors =
-        EndToEndTest.rows(db, "select distinct error from trials where status = 'failed'");
+        SqliteQuery.rows(db, "select distinct error from trials where status = 'failed'");
     assertEquals(1, errors.size(), errors.toString());
     String error = errors.get(0).get(0);
     assertTrue(error.contains("did not come back on " + broken + " within 3m"), error);
     assertTrue(error.contains("power-cycled, back on " + a), error);
     assertEquals(
         List.of(List.of("power-cycle", "up")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select reason, state from boots where host = 'client' and reason = 'power-cycle'"));
     assertEquals(a, VmKernels.running());
@@ -134,7 +135,7 @@ final class VmKernelAxis {
       Thread.sleep(200);
       booting =
           Files.exists(db)
-              && !EndToEndTest.rows(db, "select 1 from boots where state = 'booting'").isEmpty();
+              && !SqliteQuery.rows(db, "select 1 from boots where state = 'booting'").isEmpty();
     }
     assertTrue(booting, Files.readString(dir.resolve("killed.out")));
     p.destroyForcibly();
@@ -147,20 +148,20 @@ final class VmKernelAxis {
     // Nothing lost, nothing run twice: each trial once, with one attempt, on its cell's kernel.
     assertEquals(
         List.of(List.of("4", "4")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select count(*), count(distinct t.id) from trials t join trial_attempts a"
                 + " on a.trial_id = t.id where t.status = 'ok'"));
     assertEquals(
         List.of(),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select t.id from trials t join cell_params p on p.cell_id = t.cell_id"
                 + " and p.name = 'client.kernel' join trial_hosts h on h.trial_id = t.id"
                 + " and h.host = 'client' where h.kernel_release <> p.value"));
     assertNotEquals(
         List.of(),
-        EndToEndTest.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"));
+        SqliteQuery.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"));
     assertEquals(a, VmKernels.running());
   }
 
@@ -206,7 +207,7 @@ final class VmKernelAxis {
     assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), LabFaultsTest.attempts(db), out);
     assertEquals(
         List.of(List.of(b, "3")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db,
             "select h.kernel_release, count(*) from trials t join trial_hosts h"
                 + " on h.trial_id = t.id and h.host = 'client' where t.status = 'ok'"
@@ -217,7 +218,7 @@ final class VmKernelAxis {
             List.of("kernel", b, "up"),
             List.of("kernel", b, "up"),
             List.of("home", a, "up")),
-        EndToEndTest.rows(
+        SqliteQuery.rows(
             db, "select reason, release, state from boots where host = 'client' order by id"));
     assertEquals(a, VmKernels.running());
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.RepoFiles;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,11 +72,11 @@ class VmLabTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("client", "vm.dirty_bytes", value, value)),
-        EndToEndTest.rows(db, "select host, knob, requested, effective from settings"));
+        SqliteQuery.rows(db, "select host, knob, requested, effective from settings"));
     assertEquals(server, VmLab.ssh("server", "cat /proc/sys/vm/dirty_bytes"));
     assertEquals(client, VmLab.ssh("client", "cat /proc/sys/vm/dirty_bytes"));
     List<List<String>> boots =
-        EndToEndTest.rows(db, "select host, boot_id from hosts order by host");
+        SqliteQuery.rows(db, "select host, boot_id from hosts order by host");
     assertEquals(
         List.of(
             List.of("client", VmLab.ssh("client", "cat /proc/sys/kernel/random/boot_id")),
@@ -110,7 +111,7 @@ class VmLabTest {
     assertEquals(0, r.code(), r.all());
     assertEquals(
         List.of(List.of("2")),
-        EndToEndTest.rows(db, "select count(*) from trials where status = 'ok'"));
+        SqliteQuery.rows(db, "select count(*) from trials where status = 'ok'"));
     assertTrue(
         VmLab.ssh("server", "pgrep -a tgtd").contains("--nr_iothreads 16 "),
         "teardown put the default back");

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,15 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class WorkloadJobsTest {
   @TempDir Path dir;
+  @RegisterExtension final LoopDiskExtension disks = new LoopDiskExtension(64);
   LoopDisk disk;
 
   @BeforeEach
   void disk() throws Exception {
-    Lab.requireRoot();
     for (String tool : List.of("fio", "ionice", "vmstat", "iostat")) {
       Lab.requireCommands(tool);
     }
-    disk = LoopDisk.create(dir, 64);
+    disk = disks.disk();
   }
 
   @AfterEach
@@ -54,7 +55,6 @@ class WorkloadJobsTest {
       }
       Thread.sleep(100);
     }
-    disk.close();
     assertEquals("", left, "processes left behind");
   }
 

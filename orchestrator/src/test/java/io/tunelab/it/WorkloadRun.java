@@ -8,6 +8,7 @@ import io.tunelab.run.HostConnector;
 import io.tunelab.run.RunSummary;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.sqlite.JdbcResultStore;
+import io.tunelab.testing.SqliteQuery;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ record WorkloadRun(RunSummary summary, List<TrialResult> results, List<String> o
   }
 
   List<List<String>> rows(String sql) throws SQLException {
-    return EndToEndTest.rows(db, sql);
+    return SqliteQuery.rows(db, sql);
   }
 
   /** One value of the first trial's samples. */
