@@ -21,7 +21,8 @@ class TimeBoundsTest {
   private static final Pattern LITERAL =
       Pattern.compile(
           "\\b(waitFor|get|await|poll|join|tryAcquire|offer)\\(\\s*\\d+L?\\s*,\\s*(TimeUnit\\.)?"
-              + "(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS)\\)");
+              + "(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS)\\)"
+              + "|\\b(SECONDS|MINUTES|HOURS)\\.to(Nanos|Millis)\\(\\s*\\d+L?\\s*\\)");
 
   @Test
   void noTestWaitsForALiteralTime() throws Exception {

@@ -1,6 +1,7 @@
 package io.tunelab.it;
 
 import io.tunelab.testing.SqliteQuery;
+import io.tunelab.testing.TestTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class Controller {
 
   /** Waits up to 60 s until trial {@code seq} of the database is running; false if it never is. */
   static boolean awaitRunning(Path db, int seq) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(60));
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
           && !SqliteQuery.rows(

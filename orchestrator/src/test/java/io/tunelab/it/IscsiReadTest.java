@@ -65,7 +65,7 @@ class IscsiReadTest {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("tgtd.log").toFile())
             .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(10));
     while (!answers("--op show --mode system")) {
       assertTrue(tgtd.isAlive(), "tgtd exited: " + Files.readString(dir.resolve("tgtd.log")));
       assertTrue(System.nanoTime() < deadline, "tgtd's management port never answered");

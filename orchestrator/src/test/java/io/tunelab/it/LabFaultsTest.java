@@ -335,7 +335,7 @@ class LabFaultsTest {
 
   /** Waits until trial {@code seq} runs its workload (a second into it). */
   static void waitForTrial(Path db, int seq) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(60));
     while (System.nanoTime() < deadline) {
       if (Files.exists(db)
           && !SqliteQuery.rows(

@@ -176,7 +176,7 @@ class LabServersTest {
             .redirectOutput(log.toFile())
             .start();
     Path mark = state.resolve("server").resolve(reached);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(120));
     while (!Files.exists(mark) && up.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }

@@ -65,7 +65,7 @@ class NoProcessLeftBehindTest {
   /** Starts a run and returns once a trial is running (its workload started). */
   private Process startAndWaitForATrial(Path m, Path db) throws Exception {
     Process p = tunelab("run", m.toString(), "--db", db.toString()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(60));
     while (System.nanoTime() < deadline
         && tunelabProcesses().stream().noneMatch(c -> c.endsWith("sleep 30"))) {
       Thread.sleep(50);
@@ -116,7 +116,7 @@ class NoProcessLeftBehindTest {
 
   /** Waits up to {@code seconds} for the count to reach 0, then asserts it. */
   private void assertNoneLeft(String how, int seconds) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(seconds));
     List<String> left = tunelabProcesses();
     while (!left.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(100);

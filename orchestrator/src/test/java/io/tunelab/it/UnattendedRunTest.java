@@ -108,7 +108,7 @@ class UnattendedRunTest {
     Path m = matrix("watched", "sleep 1.5");
     Process p = Controller.run(m, db, dir.resolve("out.txt"));
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(60));
       while (System.nanoTime() < deadline
           && (!Files.exists(db)
               || SqliteQuery.rows(db, "select 1 from trials where seq = 2 and status = 'running'")

@@ -130,7 +130,7 @@ final class VmKernelAxis {
             .redirectOutput(dir.resolve("killed.out").toFile())
             .start();
     boolean booting = false;
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestTime.seconds(600));
     while (!booting && p.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(200);
       booting =
