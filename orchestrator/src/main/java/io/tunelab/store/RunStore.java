@@ -2,6 +2,7 @@ package io.tunelab.store;
 
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,14 @@ public interface RunStore extends AutoCloseable {
     long id = createExperiment(plan, toolVersion);
     return new StoredPlan(id, unfinishedTrials(id));
   }
+
+  /**
+   * Adds pending trials to a stored experiment, after its last, with the cells among {@code cells}
+   * it does not hold yet (by ordinal), in one transaction: a search's next round. Returns the
+   * trials as {@link #unfinishedTrials} reads them; a trial of a cell and repetition already stored
+   * is that one, not a second.
+   */
+  List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials);
 
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);

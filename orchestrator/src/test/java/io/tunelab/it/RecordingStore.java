@@ -87,6 +87,12 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public List<TrialRef> appendTrials(
+      long experimentId, List<io.tunelab.plan.Cell> cells, List<io.tunelab.plan.Trial> trials) {
+    return store.appendTrials(experimentId, cells, trials);
+  }
+
+  @Override
   public List<TrialRef> unfinishedTrials(long experimentId) {
     return store.unfinishedTrials(experimentId);
   }

@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import io.tunelab.TunelabException;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
@@ -318,6 +319,11 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   @Override
   public List<Cell> cells(long experimentId) {
     return experiments.cells(experimentId);
+  }
+
+  @Override
+  public List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials) {
+    return plans.appendTrials(experimentId, cells, trials);
   }
 
   @Override
