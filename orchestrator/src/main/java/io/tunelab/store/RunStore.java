@@ -89,6 +89,12 @@ public interface RunStore extends AutoCloseable {
   double[] statisticsValues(long cellId, String job, String metric);
 
   /**
+   * Every finished (ok or failed) trial of the experiment with its value of {@code job}'s {@code
+   * metric}, in run order; a trial the statistics leave out has NaN.
+   */
+  List<TrialValue> trialValues(long experimentId, String job, String metric);
+
+  /**
    * Marks the cell's pending trials {@code skipped} with {@code reason} as their error: the cell
    * needs no more. Returns how many.
    */

@@ -93,6 +93,12 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public List<io.tunelab.store.TrialValue> trialValues(
+      long experimentId, String job, String metric) {
+    return store.trialValues(experimentId, job, metric);
+  }
+
+  @Override
   public List<TrialRef> unfinishedTrials(long experimentId) {
     return store.unfinishedTrials(experimentId);
   }

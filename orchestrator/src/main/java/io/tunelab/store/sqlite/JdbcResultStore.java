@@ -16,6 +16,7 @@ import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialValue;
 import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -174,6 +175,11 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   @Override
   public double[] statisticsValues(long cellId, String job, String metric) {
     return trials.statisticsValues(cellId, job, metric);
+  }
+
+  @Override
+  public List<TrialValue> trialValues(long experimentId, String job, String metric) {
+    return trials.trialValues(experimentId, job, metric);
   }
 
   @Override
