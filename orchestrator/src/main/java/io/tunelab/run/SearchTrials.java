@@ -1,6 +1,7 @@
 package io.tunelab.run;
 
 import io.tunelab.matrix.Kernels;
+import io.tunelab.matrix.Search;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.Trial;
 import io.tunelab.search.Rounds;
@@ -11,6 +12,7 @@ import io.tunelab.stats.MeanEstimate;
 import io.tunelab.stats.Summary;
 import io.tunelab.stats.Verdict;
 import io.tunelab.stats.Welch;
+import io.tunelab.store.SearchState;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialValue;
 import java.util.ArrayList;
@@ -33,27 +35,30 @@ final class SearchTrials implements TrialSource {
 
   private static final double MIN_CHANGE = 2.0;
 
-  /**
-   * What the search optimises and how much it may spend.
-   *
-   * @param job the objective's job ({@code all} for the aggregate)
-   * @param budget trials at most, the confirmation's included
-   * @param confirm trials each of the winner and of {@code default}
-   */
-  record Spec(String job, String metric, boolean maximize, int budget, int confirm) {}
-
   private final RunContext run;
-  private final Spec spec;
+  private final Search spec;
   private final Rounds rounds;
+  private final List<Cell> cells;
   private final List<Cell> space;
   private boolean asked;
 
-  /** {@code space} holds every cell of the matrix, by ordinal from 1. */
-  SearchTrials(RunContext run, Spec spec, Rounds rounds, List<Cell> space) {
+  /**
+   * {@code cells} holds every cell of the matrix, by ordinal from 1: the loop's cells, to which
+   * {@code default} is added (after them) when the confirmation begins, or now when a stopped run's
+   * confirmation had begun.
+   */
+  SearchTrials(RunContext run, Search spec, Rounds rounds, List<Cell> cells) {
     this.run = run;
     this.spec = spec;
     this.rounds = rounds;
-    this.space = space;
+    this.cells = cells;
+    this.space = List.copyOf(cells);
+    int defaultOrdinal = space.size() + 1;
+    run.store().cells(run.experimentId()).stream()
+        .filter(c -> c.ordinal() == defaultOrdinal)
+        .findFirst()
+        .flatMap(d -> space.stream().filter(c -> c.params().equals(d.params())).findFirst())
+        .ifPresent(winner -> cells.add(defaultOf(winner, defaultOrdinal)));
   }
 
   /** The cell {@code default} is measured as: the winner's, every knob at the host's own value. */
@@ -92,12 +97,17 @@ final class SearchTrials implements TrialSource {
     if (!decision.cells().isEmpty() && left > 0) {
       List<Integer> cells = decision.cells().subList(0, Math.min(left, decision.cells().size()));
       int round = measured.size() + 1;
-      return append(cells.stream().map(c -> new Trial(c, round, 0, false)).toList(), List.of());
+      List<TrialRef> next =
+          append(cells.stream().map(c -> new Trial(c, round, 0, false)).toList(), List.of());
+      record(measured.size(), decision.states());
+      return next;
     }
+    record(measured.size(), decision.states());
     if (decision.winner() == 0 || spec.confirm() == 0) {
       return List.of();
     }
     Cell winner = space.get(decision.winner() - 1);
+    record(measured.size(), List.of(new Rounds.State(winner.ordinal(), SearchState.WINNER, null)));
     run.out()
         .accept(
             "search: winner cell "
@@ -112,7 +122,9 @@ final class SearchTrials implements TrialSource {
       trials.add(new Trial(winner.ordinal(), measured.size() + i, 0, false));
       trials.add(new Trial(defaultOrdinal, i, 0, false));
     }
-    return append(trials, List.of(defaultOf(winner, defaultOrdinal)));
+    Cell standIn = defaultOf(winner, defaultOrdinal);
+    cells.add(standIn);
+    return append(trials, List.of(standIn));
   }
 
   private List<TrialRef> append(List<Trial> trials, List<Cell> extra) {
@@ -140,19 +152,30 @@ final class SearchTrials implements TrialSource {
     if (round == 0) {
       return;
     }
-    long live = decision.states().stream().filter(s -> s.state().equals("live")).count();
-    StringBuilder line =
-        new StringBuilder(
+    long live = decision.states().stream().filter(s -> s.state().equals(SearchState.LIVE)).count();
+    long out = decision.states().size() - live;
+    Cell best = decision.winner() == 0 ? null : space.get(decision.winner() - 1);
+    run.out()
+        .accept(
             String.format(
                 Locale.ROOT,
-                "search: after round %d, %d live, best cell %d",
+                "search: after round %d, %d eliminated, %d live, best so far cell %d (%s)",
                 round,
+                out,
                 live,
-                decision.winner()));
-    decision.states().stream()
-        .filter(s -> s.state().equals("eliminated") && s.reason() != null)
-        .forEach(s -> line.append("; cell ").append(s.cell()).append(" out: ").append(s.reason()));
-    run.out().accept(line.toString());
+                decision.winner(),
+                best == null ? "none" : best.label()));
+  }
+
+  /** Keeps each candidate's state after {@code round}, once its cell is stored. */
+  private void record(int round, List<Rounds.State> states) {
+    if (round > 0 && !states.isEmpty()) {
+      run.store()
+          .recordSearchRound(
+              run.experimentId(),
+              round,
+              states.stream().map(s -> new SearchState(s.cell(), s.state(), s.reason())).toList());
+    }
   }
 
   /** Prints the confirmation's verdict, as {@code compare} words it. */

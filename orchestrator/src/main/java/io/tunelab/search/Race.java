@@ -172,14 +172,25 @@ public final class Race implements Rounds {
           p < 0.001 ? "p < 0.001" : String.format(Locale.ROOT, "p = %.3f", p));
     }
 
-    /** The live candidate with the best mean so far; 0 before any value. */
+    /**
+     * The live candidate with the best mean so far, among those measured in as many rounds as the
+     * test asks (or as the most measured has, when none has that many yet): a newcomer's one lucky
+     * round does not win. 0 before any value.
+     */
     int best() {
+      int most = live.stream().mapToInt(this::measured).max().orElse(0);
+      int enough = Math.min(MIN_SHARED, most);
       return live.stream()
-          .filter(c -> !Double.isNaN(mean(c)))
+          .filter(c -> !Double.isNaN(mean(c)) && measured(c) >= enough)
           .max(
               Comparator.comparingDouble((Integer c) -> maximize ? mean(c) : -mean(c))
                   .thenComparingInt(c -> -c))
           .orElse(0);
+    }
+
+    private int measured(int cell) {
+      return (int)
+          results.getOrDefault(cell, Map.of()).values().stream().filter(v -> !v.isNaN()).count();
     }
 
     private double mean(int cell) {

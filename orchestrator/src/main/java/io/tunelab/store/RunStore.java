@@ -36,6 +36,12 @@ public interface RunStore extends AutoCloseable {
    */
   List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials);
 
+  /**
+   * Records each candidate's state after a search's {@code round}, for the cells stored by then; a
+   * state recorded before for the same round and cell is replaced (a retried commit, a winner).
+   */
+  void recordSearchRound(long experimentId, int round, List<SearchState> states);
+
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);
 

@@ -87,8 +87,14 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public void recordSearchRound(
+      long experimentId, int round, List<io.tunelab.store.SearchState> states) {
+    store.recordSearchRound(experimentId, round, states);
+  }
+
+  @Override
   public List<TrialRef> appendTrials(
-      long experimentId, List<io.tunelab.plan.Cell> cells, List<io.tunelab.plan.Trial> trials) {
+      long experimentId, List<Cell> cells, List<io.tunelab.plan.Trial> trials) {
     return store.appendTrials(experimentId, cells, trials);
   }
 

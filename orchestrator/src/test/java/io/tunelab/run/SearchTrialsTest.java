@@ -5,6 +5,7 @@ import static io.tunelab.store.Fixtures.experiment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.matrix.Search;
 import io.tunelab.plan.Cell;
 import io.tunelab.search.Rounds;
 import io.tunelab.store.Fixtures;
@@ -13,6 +14,7 @@ import io.tunelab.store.TrialRef;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -77,9 +79,20 @@ class SearchTrialsTest {
       assertEquals(List.of(), search.next());
       assertEquals(12, Fixtures.rows(dir.resolve("s.db"), "select id from trials").size());
     }
-    assertTrue(
-        out.get(0).startsWith("search: after round 1, 2 live, best cell 2; cell 1 out:"),
+    assertEquals(
+        "search: after round 1, 2 eliminated, 2 live, best so far cell 2 (swappiness=20)",
         out.get(0));
+    assertEquals(
+        List.of(
+            Arrays.asList(1L, 1L, "eliminated", "worse than cell 2"),
+            Arrays.asList(1L, 2L, "live", null),
+            Arrays.asList(1L, 3L, "eliminated", "worse than cell 2"),
+            Arrays.asList(1L, 4L, "live", null),
+            Arrays.asList(2L, 2L, "winner", null)),
+        Fixtures.rows(
+            dir.resolve("s.db"),
+            "select r.round, c.ordinal, r.state, r.reason from search_rounds r"
+                + " join cells c on c.id = r.cell_id order by r.round, c.ordinal"));
     assertTrue(
         out.get(2).startsWith("search: winner cell 2 (swappiness=20); confirming it"), out.get(2));
     // Cell 2 takes 2 s less than default (12 s): 16.7 % less time, lower being better here.
@@ -122,7 +135,10 @@ class SearchTrialsTest {
       JdbcResultStore store, long id, List<String> out, int budget, int confirm) {
     RunContext run = new RunContext(null, null, null, store, id, out::add, () -> false, null, null);
     return new SearchTrials(
-        run, new SearchTrials.Spec("all", "seconds", false, budget, confirm), TWO_ROUNDS, SPACE);
+        run,
+        new Search("all", "seconds", false, budget, confirm),
+        TWO_ROUNDS,
+        new ArrayList<>(SPACE));
   }
 
   /** A trial of cell N takes 8 + N s, default 12 s, with a little spread. */

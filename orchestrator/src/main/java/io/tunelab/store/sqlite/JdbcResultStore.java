@@ -12,6 +12,7 @@ import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.SearchState;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
@@ -175,6 +176,11 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   @Override
   public double[] statisticsValues(long cellId, String job, String metric) {
     return trials.statisticsValues(cellId, job, metric);
+  }
+
+  @Override
+  public void recordSearchRound(long experimentId, int round, List<SearchState> states) {
+    plans.recordSearchRound(experimentId, round, states);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultStore;
+import io.tunelab.store.SearchState;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialRef;
@@ -107,6 +108,31 @@ final class SqlitePlanWriter {
             seq = Math.max(seq, refs.get(refs.size() - 1).seq());
           }
           return refs;
+        });
+  }
+
+  /** See {@link io.tunelab.store.RunStore#recordSearchRound}. */
+  void recordSearchRound(long experimentId, int round, List<SearchState> states) {
+    tx.transaction(
+        "record search round " + round + " of experiment " + experimentId,
+        c -> {
+          Map<Integer, Long> cellIds = storedCells(c, experimentId);
+          for (SearchState s : states) {
+            Long cellId = cellIds.get(s.cellOrdinal());
+            if (cellId != null) {
+              update(
+                  c,
+                  "INSERT INTO search_rounds (experiment_id, round, cell_id, state, reason)"
+                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (experiment_id, round, cell_id)"
+                      + " DO UPDATE SET state = excluded.state, reason = excluded.reason",
+                  experimentId,
+                  round,
+                  cellId,
+                  s.state(),
+                  s.reason());
+            }
+          }
+          return null;
         });
   }
 
