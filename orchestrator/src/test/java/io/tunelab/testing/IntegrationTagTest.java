@@ -16,6 +16,12 @@ import org.junit.jupiter.api.Test;
  * for root is an {@link Integration} test, which only {@code mvn verify} runs.
  */
 class IntegrationTagTest {
+  private static final List<String> ROOT_FIXTURES =
+      List.of(
+          "io.tunelab.it.LoopDiskExtension",
+          "io.tunelab.it.SshLabExtension",
+          "io.tunelab.it.PostgresLab");
+
   @Test
   void everyTestThatNeedsRootIsAnIntegrationTest() throws Exception {
     JavaClasses tests =
@@ -32,12 +38,16 @@ class IntegrationTagTest {
     for (JavaClass c : tests) {
       boolean asks =
           c.getMethodCallsFromSelf().stream()
-              .anyMatch(
-                  call ->
-                      List.of(
-                              "io.tunelab.it.Lab.requireRoot",
-                              Prerequisites.class.getName() + ".root")
-                          .contains(call.getTarget().getOwner().getName() + "." + call.getName()));
+                  .anyMatch(
+                      call ->
+                          List.of(
+                                  "io.tunelab.it.Lab.requireRoot",
+                                  Prerequisites.class.getName() + ".root")
+                              .contains(
+                                  call.getTarget().getOwner().getName() + "." + call.getName()))
+              // A fixture extension (loop disk, SSH lab, PostgreSQL lab) asks for root for it.
+              || c.getFields().stream()
+                  .anyMatch(f -> ROOT_FIXTURES.contains(f.getRawType().getName()));
       JavaClass top = c;
       while (top.getEnclosingClass().isPresent()) {
         top = top.getEnclosingClass().get();
@@ -57,6 +67,7 @@ class IntegrationTagTest {
       }
     }
     assertTrue(askers.contains("io.tunelab.it.EndToEndTest"), "found " + askers);
+    assertTrue(askers.contains("io.tunelab.it.QuickstartTest"), "found " + askers);
     assertEquals(new TreeSet<String>(), untagged, "ask for root but are not @Integration");
   }
 }
