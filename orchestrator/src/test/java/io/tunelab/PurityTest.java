@@ -16,7 +16,16 @@ import org.junit.jupiter.api.Test;
 class PurityTest {
   private static final List<String> PURE =
       List.of(
-          "matrix", "knob", "plan", "stats", "report", "inventory", "yaml", "workload", "store");
+          "matrix",
+          "knob",
+          "plan",
+          "stats",
+          "search",
+          "report",
+          "inventory",
+          "yaml",
+          "workload",
+          "store");
   private static final List<String> FORBIDDEN =
       List.of(
           "import java.io.File",

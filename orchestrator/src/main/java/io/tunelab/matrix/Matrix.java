@@ -35,6 +35,7 @@ import java.util.Map;
  * @param cacheFlag the share of the workload's bytes the block devices must move in a trial, below
  *     which the trial is flagged {@code cache} (0.5; 0 never flags)
  * @param noise what a run does when the hosts' noise checks warn before it starts
+ * @param search the best cell for an objective instead of every cell; null for the whole grid
  */
 public record Matrix(
     String source,
@@ -68,7 +69,8 @@ public record Matrix(
     Map<String, String> overrides,
     OnFlag onFlag,
     double cacheFlag,
-    Noise noise) {
+    Noise noise,
+    Search search) {
   /** The {@code cache_flag} of a matrix that gives none. */
   public static final double DEFAULT_CACHE_FLAG = 0.5;
 

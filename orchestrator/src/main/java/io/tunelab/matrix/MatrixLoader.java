@@ -55,6 +55,7 @@ public final class MatrixLoader {
           "on_flag",
           "cache_flag",
           "noise",
+          "search",
           "before_trial",
           "after_trial",
           "monitors",
@@ -186,6 +187,7 @@ public final class MatrixLoader {
     Matrix.Order order = order(overridable(top, "order"));
     long seed = seed(overridable(top, "seed"), order);
     set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
+    Search search = search(top, settings, axes);
     Matrix matrix =
         new Matrix(
             file,
@@ -223,7 +225,8 @@ public final class MatrixLoader {
             Collections.unmodifiableMap(set.given()),
             onFlag(top.get("on_flag")),
             cacheFlag(top.get("cache_flag")),
-            noise(top.get("noise")));
+            noise(top.get("noise")),
+            search);
     if (problems.isEmpty()) {
       checkSize(matrix);
     }
@@ -344,6 +347,41 @@ public final class MatrixLoader {
    * {@code boots:}, checked against what it splits: the repetitions of a cell, and the kernels of
    * the roles a {@code ROLE.kernel} axis, case or setting names.
    */
+  /** The matrix's search; one over a kernel axis, or with repetitions of its own, is refused. */
+  private Search search(YamlNode.Mapping top, Map<String, String> settings, List<AxisDraft> axes) {
+    YamlNode node = top.get("search");
+    Search search = new SearchReader(in).read(node);
+    if (node == null) {
+      return null;
+    }
+    boolean kernels = settings.keySet().stream().anyMatch(Kernels::isKey);
+    for (AxisDraft a : axes) {
+      kernels |= Kernels.isKey(a.name);
+      for (Map<String, String> c : a.cases.values()) {
+        kernels |= c.keySet().stream().anyMatch(Kernels::isKey);
+      }
+    }
+    if (kernels) {
+      in.problem(
+          node.position(),
+          "search",
+          "a search does not boot kernels in this version: compare kernels with a ROLE.kernel"
+              + " axis and no search, or search on one kernel");
+    }
+    for (String key : List.of("repeat", "boots", "order")) {
+      YamlNode other = top.get(key);
+      if (other != null) {
+        in.problem(
+            other.position(),
+            key,
+            "a search runs each candidate once per round and orders its rounds itself: remove "
+                + key
+                + ", or remove search to run the whole grid");
+      }
+    }
+    return search;
+  }
+
   private int boots(
       YamlNode.Mapping top,
       RepeatRule repeatRule,

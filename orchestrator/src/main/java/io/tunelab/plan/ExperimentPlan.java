@@ -107,6 +107,25 @@ public record ExperimentPlan(
         Map.of());
   }
 
+  /** The experiment alone, without cells or trials: a search stores them as it draws them. */
+  public ExperimentPlan withoutTrials() {
+    return new ExperimentPlan(
+        name,
+        description,
+        matrixYaml,
+        matrixPath,
+        order,
+        seed,
+        repeat,
+        warmup,
+        List.of(),
+        List.of(),
+        workload,
+        overrides,
+        repeatRule,
+        onFlag);
+  }
+
   /** Expands and orders a loaded matrix; refuses one whose exclusions leave nothing or too much. */
   public static ExperimentPlan of(Matrix m) {
     checkedCount(m);

@@ -9,10 +9,13 @@ import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Noise;
 import io.tunelab.matrix.Recovery;
+import io.tunelab.matrix.Search;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.search.Race;
+import io.tunelab.search.Space;
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.RunStore;
@@ -213,7 +216,9 @@ public final class ExperimentRunner {
         if (resumed != null) {
           experimentId = resumed.id();
         } else {
-          StoredPlan stored = store.storePlan(plan, toolVersion);
+          // A search stores its cells and trials as it draws them.
+          StoredPlan stored =
+              store.storePlan(matrix.search() == null ? plan : plan.withoutTrials(), toolVersion);
           experimentId = stored.experimentId();
           trials = stored.trials();
         }
@@ -240,7 +245,11 @@ public final class ExperimentRunner {
         cellSteps = parts.cellSteps();
         boots = parts.boots();
         return new TrialLoop(run, parts, listener)
-            .run(experimentId, trials, () -> interrupted, this::timeUp);
+            .run(
+                experimentId,
+                source(run, matrix, plan, parts, trials),
+                () -> interrupted,
+                this::timeUp);
       } catch (RuntimeException e) {
         if (experimentId > 0) {
           try {
@@ -277,6 +286,26 @@ public final class ExperimentRunner {
     teardown(hosts, matrix, matrix.setup(), old);
   }
 
+  /** Where the loop's trials come from: the stored plan, or a search's rounds. */
+  private TrialSource source(
+      RunContext run,
+      Matrix matrix,
+      ExperimentPlan plan,
+      TrialLoop.Parts parts,
+      List<TrialRef> planned) {
+    Search search = matrix.search();
+    if (search == null) {
+      return TrialSource.of(planned != null ? planned : store.unfinishedTrials(run.experimentId()));
+    }
+    Race race =
+        new Race(
+            Space.of(matrix.axes(), plan.cells()),
+            matrix.seed(),
+            search.maximize(),
+            search.raceBudget());
+    return new SearchTrials(run, search, race, parts.cells());
+  }
+
   /** The parts the trial loop drives, on the run's shared context. */
   private TrialLoop.Parts parts(
       RunContext run,
@@ -288,7 +317,8 @@ public final class ExperimentRunner {
     Recovery recovery =
         reconnect == null ? matrix.recovery() : matrix.recovery().withReconnect(reconnect);
     TrialExecutor executor = new TrialExecutor(matrix, run.hosts(), run.states().knobs(), trace);
-    List<Cell> cells = plan.cells();
+    // A search adds its default cell when its confirmation begins.
+    List<Cell> cells = new ArrayList<>(plan.cells());
     return new TrialLoop.Parts(
         executor,
         new HostRecovery(run, recovery),

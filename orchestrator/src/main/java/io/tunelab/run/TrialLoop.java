@@ -82,15 +82,27 @@ final class TrialLoop {
       List<TrialRef> planned,
       BooleanSupplier interrupted,
       BooleanSupplier timeUp) {
-    List<TrialRef> trials = planned != null ? planned : store.unfinishedTrials(experimentId);
-    for (String settled : targets.settle(trials)) {
+    return run(
+        experimentId,
+        TrialSource.of(planned != null ? planned : store.unfinishedTrials(experimentId)),
+        interrupted,
+        timeUp);
+  }
+
+  /** As {@link #run(long, List, BooleanSupplier, BooleanSupplier)}, a batch of trials at a time. */
+  RunSummary run(
+      long experimentId, TrialSource source, BooleanSupplier interrupted, BooleanSupplier timeUp) {
+    List<TrialRef> batch = source.next();
+    for (String settled : targets.settle(batch)) {
       listener.runEvent(settled);
     }
-    Pass pass = new Pass(experimentId, trials, interrupted, timeUp);
+    Pass pass = new Pass(experimentId, interrupted, timeUp);
+    pass.total = source.total((int) batch.stream().filter(t -> !targets.skips(t)).count());
     listener.runStarted(experimentId, pass.total);
     try {
-      for (int i = 0; i < trials.size() && pass.step(i); i++) {
-        // Each step runs (or skips) one trial; a false step ends the pass.
+      // A batch drawn when time is up or Ctrl-C came stays pending, for resume.
+      while (!batch.isEmpty() && pass.batch(batch)) {
+        batch = source.next();
       }
     } finally {
       pass.close();
@@ -121,7 +133,7 @@ final class TrialLoop {
   /** One pass over the trials: its counts, the cell set up now, the trial started ahead. */
   private final class Pass {
     private final long experimentId;
-    private final List<TrialRef> trials;
+    private List<TrialRef> trials = List.of();
     private final BooleanSupplier interrupted;
     private final BooleanSupplier timeUp;
     private final CellVisits visits = new CellVisits(cellSteps.values());
@@ -133,16 +145,21 @@ final class TrialLoop {
     // The trial started in the commit of the one before, until it begins.
     private long preStarted = -1;
 
-    Pass(
-        long experimentId,
-        List<TrialRef> trials,
-        BooleanSupplier interrupted,
-        BooleanSupplier timeUp) {
+    Pass(long experimentId, BooleanSupplier interrupted, BooleanSupplier timeUp) {
       this.experimentId = experimentId;
-      this.trials = trials;
       this.interrupted = interrupted;
       this.timeUp = timeUp;
-      this.total = (int) trials.stream().filter(t -> !targets.skips(t)).count();
+    }
+
+    /** Runs a batch of trials; false when the pass stops within it. */
+    boolean batch(List<TrialRef> batch) {
+      trials = batch;
+      for (int i = 0; i < trials.size(); i++) {
+        if (!step(i)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Runs trial {@code i}, or skips it; false when the pass stops here. */

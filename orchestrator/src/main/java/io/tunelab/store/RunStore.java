@@ -2,6 +2,7 @@ package io.tunelab.store;
 
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,20 @@ public interface RunStore extends AutoCloseable {
     long id = createExperiment(plan, toolVersion);
     return new StoredPlan(id, unfinishedTrials(id));
   }
+
+  /**
+   * Adds pending trials to a stored experiment, after its last, with the cells among {@code cells}
+   * it does not hold yet (by ordinal), in one transaction: a search's next round. Returns the
+   * trials as {@link #unfinishedTrials} reads them; a trial of a cell and repetition already stored
+   * is that one, not a second.
+   */
+  List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials);
+
+  /**
+   * Records each candidate's state after a search's {@code round}, for the cells stored by then; a
+   * state recorded before for the same round and cell is replaced (a retried commit, a winner).
+   */
+  void recordSearchRound(long experimentId, int round, List<SearchState> states);
 
   /** Stores one host's facts (kernel release, boot id, cpus, mem_kb, block devices …). */
   void recordHost(long experimentId, String role, String host, Map<String, String> facts);
@@ -78,6 +93,12 @@ public interface RunStore extends AutoCloseable {
    * measured trials), in repetition order.
    */
   double[] statisticsValues(long cellId, String job, String metric);
+
+  /**
+   * Every finished (ok or failed) trial of the experiment with its value of {@code job}'s {@code
+   * metric}, in run order; a trial the statistics leave out has NaN.
+   */
+  List<TrialValue> trialValues(long experimentId, String job, String metric);
 
   /**
    * Marks the cell's pending trials {@code skipped} with {@code reason} as their error: the cell

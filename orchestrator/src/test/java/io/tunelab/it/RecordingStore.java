@@ -87,6 +87,24 @@ final class RecordingStore implements RunStore {
   }
 
   @Override
+  public void recordSearchRound(
+      long experimentId, int round, List<io.tunelab.store.SearchState> states) {
+    store.recordSearchRound(experimentId, round, states);
+  }
+
+  @Override
+  public List<TrialRef> appendTrials(
+      long experimentId, List<Cell> cells, List<io.tunelab.plan.Trial> trials) {
+    return store.appendTrials(experimentId, cells, trials);
+  }
+
+  @Override
+  public List<io.tunelab.store.TrialValue> trialValues(
+      long experimentId, String job, String metric) {
+    return store.trialValues(experimentId, job, metric);
+  }
+
+  @Override
   public List<TrialRef> unfinishedTrials(long experimentId) {
     return store.unfinishedTrials(experimentId);
   }

@@ -91,6 +91,15 @@ final class CellText {
     if (m.cacheFlag() != Matrix.DEFAULT_CACHE_FLAG) {
       out.append("# cache_flag ").append(m.cacheFlag()).append('\n');
     }
+    if (m.search() != null) {
+      out.append("# search ")
+          .append(m.search().objective())
+          .append(", budget ")
+          .append(m.search().budget())
+          .append(", confirm ")
+          .append(m.search().confirm())
+          .append('\n');
+    }
     if (m.noise() != Noise.WARN) {
       out.append("# noise ").append(m.noise().text()).append('\n');
     }

@@ -135,6 +135,7 @@ class ImportTest {
       st.executeUpdate("DROP TABLE testbed_hosts");
       st.executeUpdate("DROP TABLE workers");
       st.executeUpdate("DROP TABLE queue");
+      st.executeUpdate("DROP TABLE search_rounds");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");
       st.executeUpdate("DROP INDEX experiments_by_uuid");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN uuid");

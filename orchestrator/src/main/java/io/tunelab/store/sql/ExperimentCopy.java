@@ -43,7 +43,8 @@ public final class ExperimentCopy {
           new Table("trial_outputs", Owner.TRIAL, null),
           new Table("trial_attempts", Owner.TRIAL, null),
           new Table("trial_hosts", Owner.TRIAL, null),
-          new Table("trial_flags", Owner.TRIAL, null));
+          new Table("trial_flags", Owner.TRIAL, null),
+          new Table("search_rounds", Owner.EXPERIMENT, null));
 
   /**
    * The tables that belong to no experiment, or (the queue) to the database it is queued in, not to

@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import io.tunelab.TunelabException;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
+import io.tunelab.plan.Trial;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
@@ -11,10 +12,12 @@ import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultStore;
 import io.tunelab.store.ResultTable;
+import io.tunelab.store.SearchState;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
+import io.tunelab.store.TrialValue;
 import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -176,6 +179,16 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   }
 
   @Override
+  public void recordSearchRound(long experimentId, int round, List<SearchState> states) {
+    plans.recordSearchRound(experimentId, round, states);
+  }
+
+  @Override
+  public List<TrialValue> trialValues(long experimentId, String job, String metric) {
+    return trials.trialValues(experimentId, job, metric);
+  }
+
+  @Override
   public int skipPendingTrials(long cellId, String reason) {
     return trials.skipPendingTrials(cellId, reason);
   }
@@ -318,6 +331,11 @@ public final class JdbcResultStore extends JdbcResultReader implements ResultSto
   @Override
   public List<Cell> cells(long experimentId) {
     return experiments.cells(experimentId);
+  }
+
+  @Override
+  public List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials) {
+    return plans.appendTrials(experimentId, cells, trials);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.tunelab.store.sqlite;
 
 import io.tunelab.stats.Summary;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.TrialValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -76,6 +77,36 @@ final class SqliteCellStatistics {
       }
     }
     return values.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /** See {@link io.tunelab.store.RunStore#trialValues}. */
+  static List<TrialValue> trialValues(Connection db, long experimentId, String job, String metric)
+      throws SQLException {
+    List<TrialValue> values = new ArrayList<>();
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT c.ordinal, tt.rep, (SELECT s.value"
+                + COUNTED.replace("t.cell_id = ?", "t.id = tt.id")
+                + " AND s.job = ? AND s.metric = ?)"
+                + " FROM trials tt JOIN cells c ON c.id = tt.cell_id"
+                + " WHERE tt.experiment_id = ? AND tt.status IN (?, ?) AND tt.warmup = 0"
+                + " ORDER BY tt.seq")) {
+      SqliteStatements.bindAll(
+          ps,
+          TrialStatus.OK.text(),
+          job,
+          metric,
+          experimentId,
+          TrialStatus.OK.text(),
+          TrialStatus.FAILED.text());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          double v = rs.getDouble(3);
+          values.add(new TrialValue(rs.getInt(1), rs.getInt(2), rs.wasNull() ? Double.NaN : v));
+        }
+      }
+    }
+    return values;
   }
 
   private static void write(SqliteBatch insert, long cellId, Group g) throws SQLException {

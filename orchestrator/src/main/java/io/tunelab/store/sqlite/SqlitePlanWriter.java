@@ -9,8 +9,10 @@ import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.Trial;
 import io.tunelab.store.OpenCell;
 import io.tunelab.store.ResultStore;
+import io.tunelab.store.SearchState;
 import io.tunelab.store.StoredPlan;
 import io.tunelab.store.TestbedHost;
+import io.tunelab.store.TrialRef;
 import io.tunelab.store.sql.ExperimentUuids;
 import io.tunelab.store.sql.SqlDialect;
 import io.tunelab.store.sql.Timestamps;
@@ -18,7 +20,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -73,6 +77,107 @@ final class SqlitePlanWriter {
             update(c, "PRAGMA cache_size = " + cacheSize);
           }
         });
+  }
+
+  /**
+   * See {@link io.tunelab.store.RunStore#appendTrials}: a retried transaction whose first commit
+   * went through finds its trials by cell and repetition and adds none again.
+   */
+  List<TrialRef> appendTrials(long experimentId, List<Cell> cells, List<Trial> trials) {
+    return tx.transaction(
+        "add trials to experiment " + experimentId,
+        c -> {
+          Map<Integer, Long> cellIds = storedCells(c, experimentId);
+          List<Cell> fresh = cells.stream().filter(k -> !cellIds.containsKey(k.ordinal())).toList();
+          if (!fresh.isEmpty()) {
+            CellIds added = insertCells(c, experimentId, fresh);
+            fresh.forEach(k -> cellIds.put(k.ordinal(), added.of(k.ordinal(), 0)));
+          }
+          long seq =
+              queryLong(
+                  c,
+                  "SELECT coalesce(max(seq), 0) FROM trials WHERE experiment_id = ?",
+                  experimentId);
+          List<TrialRef> refs = new ArrayList<>();
+          for (Trial t : trials) {
+            Long cellId = cellIds.get(t.cellOrdinal());
+            if (cellId == null) {
+              throw new IllegalArgumentException("no cell with ordinal " + t.cellOrdinal());
+            }
+            refs.add(appendTrial(c, experimentId, cellId, t, seq));
+            seq = Math.max(seq, refs.get(refs.size() - 1).seq());
+          }
+          return refs;
+        });
+  }
+
+  /** See {@link io.tunelab.store.RunStore#recordSearchRound}. */
+  void recordSearchRound(long experimentId, int round, List<SearchState> states) {
+    tx.transaction(
+        "record search round " + round + " of experiment " + experimentId,
+        c -> {
+          Map<Integer, Long> cellIds = storedCells(c, experimentId);
+          for (SearchState s : states) {
+            Long cellId = cellIds.get(s.cellOrdinal());
+            if (cellId != null) {
+              update(
+                  c,
+                  "INSERT INTO search_rounds (experiment_id, round, cell_id, state, reason)"
+                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (experiment_id, round, cell_id)"
+                      + " DO UPDATE SET state = excluded.state, reason = excluded.reason",
+                  experimentId,
+                  round,
+                  cellId,
+                  s.state(),
+                  s.reason());
+            }
+          }
+          return null;
+        });
+  }
+
+  private static Map<Integer, Long> storedCells(Connection c, long experimentId)
+      throws SQLException {
+    Map<Integer, Long> ids = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT ordinal, id FROM cells WHERE experiment_id = ?")) {
+      ps.setLong(1, experimentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.put(rs.getInt(1), rs.getLong(2));
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static TrialRef appendTrial(
+      Connection c, long experimentId, long cellId, Trial t, long lastSeq) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT id, seq FROM trials WHERE cell_id = ? AND rep = ? AND warmup = ?")) {
+      ps.setLong(1, cellId);
+      ps.setInt(2, t.rep());
+      ps.setInt(3, t.warmup() ? 1 : 0);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          return new TrialRef(
+              rs.getLong(1), cellId, t.cellOrdinal(), t.rep(), rs.getInt(2), t.warmup());
+        }
+      }
+    }
+    int seq = Math.toIntExact(lastSeq + 1);
+    long id =
+        queryLong(
+            c,
+            "INSERT INTO trials (experiment_id, cell_id, rep, seq, warmup) VALUES (?, ?, ?, ?, ?)"
+                + " RETURNING id",
+            experimentId,
+            cellId,
+            t.rep(),
+            seq,
+            t.warmup() ? 1 : 0);
+    return new TrialRef(id, cellId, t.cellOrdinal(), t.rep(), seq, t.warmup());
   }
 
   private StoredPlan insertPlan(

@@ -14,6 +14,7 @@ import io.tunelab.store.TrialFlag;
 import io.tunelab.store.TrialOutput;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.TrialValue;
 import io.tunelab.store.sql.Timestamps;
 import io.tunelab.workload.Sample;
 import java.sql.Connection;
@@ -94,6 +95,13 @@ final class SqliteTrialWriter {
     return tx.transaction(
         "read the measurements of cell " + cellId,
         c -> SqliteCellStatistics.values(c, cellId, job, metric));
+  }
+
+  /** See {@link io.tunelab.store.RunStore#trialValues}. */
+  List<TrialValue> trialValues(long experimentId, String job, String metric) {
+    return tx.transaction(
+        "read the measurements of experiment " + experimentId,
+        c -> SqliteCellStatistics.trialValues(c, experimentId, job, metric));
   }
 
   /** See {@link io.tunelab.store.RunStore#skipPendingTrials}. */

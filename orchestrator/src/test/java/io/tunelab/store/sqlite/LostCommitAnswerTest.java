@@ -4,11 +4,13 @@ import static io.tunelab.store.Fixtures.cell;
 import static io.tunelab.store.Fixtures.experiment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tunelab.plan.Trial;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.Boot;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.TrialCommit;
+import io.tunelab.store.TrialRef;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -58,6 +60,15 @@ class LostCommitAnswerTest {
               "trial 1 ended ok",
               OptionalLong.empty()));
       assertEquals(List.of(boot), store.boots(id).stream().map(Boot::id).toList());
+      List<TrialRef> added =
+          store.appendTrials(
+              id,
+              List.of(cell(1, "bs", "1M"), cell(2, "bs", "4M")),
+              List.of(new Trial(2, 1, 0, false), new Trial(1, 2, 0, false)));
+      assertEquals(List.of(2, 3), added.stream().map(TrialRef::seq).toList());
+      assertEquals(
+          List.of(List.of(2L), List.of(3L)),
+          Fixtures.rows(db, "select count(*) from cells union all select count(*) from trials"));
     }
     assertEquals(
         List.of(List.of(1L, 1L, 2L, 1L, 1L)),

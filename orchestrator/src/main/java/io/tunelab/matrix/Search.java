@@ -1,0 +1,27 @@
+package io.tunelab.matrix;
+
+/**
+ * A matrix's {@code search:}: instead of every cell, the best one for an objective, found by racing
+ * candidates within a budget of trials and confirmed against the hosts' own settings.
+ *
+ * @param job the objective's job ({@code all}, the aggregate, unless written {@code JOB.METRIC})
+ * @param metric the objective's metric, e.g. {@code mib_per_s}
+ * @param maximize whether more is better
+ * @param budget trials at most, the confirmation's included
+ * @param confirm trials each of the winner and of {@code default}, interleaved
+ */
+public record Search(String job, String metric, boolean maximize, int budget, int confirm) {
+  /** The confirmation's trials per side when the matrix gives no {@code confirm}. */
+  public static final int DEFAULT_CONFIRM = 5;
+
+  /** The trials the race may spend before its confirmation. */
+  public int raceBudget() {
+    return budget - 2 * confirm;
+  }
+
+  /** The objective as written: {@code maximize mib_per_s}. */
+  public String objective() {
+    return (maximize ? "maximize " : "minimize ")
+        + (job.equals("all") ? metric : job + "." + metric);
+  }
+}
