@@ -282,6 +282,46 @@ class PostgresRunTest {
     assertTrue(status.out().contains(" 1  bounded  finished"), status.out());
   }
 
+  /** A race stores its rounds' cells, trials and states on the server as it draws them. */
+  @Test
+  void aSearchStoresItsRoundsOnTheServer() throws Exception {
+    Lab.requireRoot();
+    String url = lab.freshDatabase();
+    try (LoopDisk disk = LoopDisk.create(dir, 16)) {
+      String readAhead = disk.queue("read_ahead_kb");
+      Path m = dir.resolve("race.yaml");
+      Files.writeString(
+          m,
+          """
+          name: race
+          search: {objective: maximize mib_per_s, budget: 30, confirm: 3}
+          matrix:
+            local.block.DEV.read_ahead_kb: [128, 256, 512, 1024, 2048, 4096]
+            local.block.DEV.max_sectors_kb: [64, 128, 256, 512]
+          workload:
+            command: SURFACE DEV --round ${rep}
+            parser: metrics
+          """
+              .replace("SURFACE", Lab.root().resolve("bench/surface").toString())
+              .replace("DEV", disk.dev));
+
+      Cli.Result r = Cli.tunelab("run", m.toString(), "--db", url);
+
+      assertEquals(0, r.code(), r.all());
+      assertTrue(r.all().contains("search: winner cell "), r.all());
+      assertEquals(readAhead, disk.queue("read_ahead_kb"));
+      assertEquals(
+          List.of("30", "30", "3"),
+          row(
+              url,
+              "SELECT count(*), count(DISTINCT cell_id || '/' || rep),"
+                  + " sum(CASE WHEN c.label = 'default' THEN 1 ELSE 0 END)"
+                  + " FROM trials t JOIN cells c ON c.id = t.cell_id"));
+      assertEquals(
+          List.of("1"), row(url, "SELECT count(*) FROM search_rounds WHERE state = 'winner'"));
+    }
+  }
+
   @Test
   void restoreTearsDownWhatAKilledRunOnThisTestbedLeftAndResumeFinishesIt() throws Exception {
     Lab.requireRoot();
