@@ -3,6 +3,7 @@ package io.tunelab.cli;
 import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.RepeatRule;
+import io.tunelab.matrix.Search;
 import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.CellStepValues;
@@ -10,6 +11,8 @@ import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.plan.PlanBuilder;
 import io.tunelab.plan.Transitions;
 import io.tunelab.plan.Trial;
+import io.tunelab.search.Race;
+import io.tunelab.search.Space;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,6 +91,10 @@ final class PlanCommand implements Callable<Integer> {
               hostBoots(m),
               table ? transitions(m, all, BootPlan.of(m)) : null,
               summary ? null : inRunOrder(m, all)));
+      return 0;
+    }
+    if (m.search() != null) {
+      printSearch(out, m, cells);
       return 0;
     }
     RepeatRule rule = m.repeatRule();
@@ -186,6 +193,36 @@ final class PlanCommand implements Callable<Integer> {
       list.add(new PlanJson.HostBoots(host, start, n, elsewhere));
     }
     return list;
+  }
+
+  /** A search's space, budget, what a grid of it costs, and its first round. */
+  private void printSearch(PrintWriter out, Matrix m, int cells) {
+    Search search = m.search();
+    out.printf(
+        "%s: a race for %s over %d cells, seed %d: at most %d trials (%d for the race, 2 x %d"
+            + " to confirm the winner against default); the grid of this space runs %d trials a"
+            + " repetition%n",
+        m.name(),
+        search.objective(),
+        cells,
+        m.seed(),
+        search.budget(),
+        search.raceBudget(),
+        search.confirm(),
+        cells);
+    if (!m.overrides().isEmpty()) {
+      out.println("set: " + SetOption.text(m.overrides()));
+    }
+    if (summary) {
+      return;
+    }
+    List<Cell> all = ExperimentPlan.cells(m).toList();
+    List<Integer> first =
+        new Race(Space.of(m.axes(), all), m.seed(), search.maximize(), search.raceBudget())
+            .next(List.of())
+            .cells();
+    out.printf("first round, in run order (%d candidates):%n", first.size());
+    first.forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
   }
 
   /** What the transitions between trials cost in each order. */

@@ -1,0 +1,33 @@
+package io.tunelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tunelab.testing.Cli;
+import io.tunelab.testing.RepoFiles;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code plan} of a search: its space, budget and grid cost, and the race's first round. */
+class PlanSearchTest {
+  private static final String MATRIX =
+      RepoFiles.testResources("matrix/valid/search-race.yaml").toString();
+
+  @Test
+  void aSearchsPlanIsItsSpaceBudgetAndFirstRoundNotTheGrid() {
+    Cli.Result r = Cli.tunelab("plan", MATRIX);
+
+    assertEquals(0, r.code(), r.all());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(
+        "search-race: a race for maximize mib_per_s over 18 cells, seed 7: at most 150 trials"
+            + " (140 for the race, 2 x 5 to confirm the winner against default); the grid of this"
+            + " space runs 18 trials a repetition",
+        lines.get(0));
+    // 140 / 6 is more than the space: every cell, in the seed's order.
+    assertEquals("first round, in run order (18 candidates):", lines.get(1));
+    assertEquals(20, lines.size(), r.out());
+    assertEquals("    15  read_ahead_kb=2048/max_sectors_kb=256", lines.get(2), "the seed's order");
+    assertEquals(
+        List.of(lines.get(0)), Cli.tunelab("plan", "--summary", MATRIX).out().lines().toList());
+  }
+}
