@@ -24,6 +24,7 @@ import picocli.CommandLine.ScopeType;
       RestoreCommand.class,
       QueryCommand.class,
       ReportCommand.class,
+      EffectsCommand.class,
       CompareCommand.class,
       ExportCommand.class,
       ImportCommand.class,

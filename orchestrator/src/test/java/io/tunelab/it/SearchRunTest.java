@@ -89,6 +89,11 @@ class SearchRunTest {
     assertTrue(
         r.all().matches("(?s).*against default: \\+[0-9.]+% .* mib_per_s, better.*"), r.all());
     assertEquals(before, knobs(), "every knob is back");
+    Cli.Result effects = Cli.tunelab("effects", "--db", db.toString());
+    assertEquals(0, effects.code(), effects.all());
+    List<String> ranked =
+        effects.out().lines().skip(3).limit(2).map(l -> l.split(" +")[0]).sorted().toList();
+    assertEquals(List.of("max_sectors_kb", "read_ahead_kb"), ranked, effects.out());
     assertEquals(
         List.of(List.of("1")),
         SqliteQuery.rows(

@@ -1,0 +1,106 @@
+package io.tunelab.cli;
+
+import io.tunelab.TunelabException;
+import io.tunelab.report.AxisNames;
+import io.tunelab.search.Effects;
+import io.tunelab.search.EffectsText;
+import io.tunelab.store.ReportData;
+import io.tunelab.store.ReportSelection;
+import io.tunelab.store.ResultReader;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tunelab effects [EXPERIMENT]}: which axes mattered, ranked, with each level's mean. */
+@Command(
+    name = "effects",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print which axes of an experiment (the latest by default) mattered for a metric: for each"
+          + " axis an analysis of variance over its levels (the share of the variance it explains,"
+          + " eta², F and p), ranked, then each level's mean with its 95%% confidence interval.",
+      "Works on any experiment with two levels or more on an axis: a grid, or a search's"
+          + " candidates (the confirmation's default cell is left out)."
+    })
+final class EffectsCommand implements Callable<Integer> {
+  @Mixin ExperimentArgument experiment;
+
+  @Option(
+      names = "--metric",
+      paramLabel = "METRIC",
+      description = "The metric (default mib_per_s where recorded, else seconds).")
+  String metric;
+
+  @Option(
+      names = "--job",
+      paramLabel = "JOB",
+      description = "The job whose metric it is (default: all, the aggregate).")
+  String job;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      paramLabel = "FORMAT",
+      description = "text (default) or md.")
+  String format;
+
+  @Mixin DatabaseOption db;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (!format.equals("text") && !format.equals("md")) {
+      throw new TunelabException(
+          TunelabException.BAD_INPUT, "--format " + format + ": effects prints text or md");
+    }
+    ReportData data;
+    try (ResultReader store = Databases.openReader(db)) {
+      long id = experiment.find(store).id();
+      String chosen = metric != null ? metric : defaultMetric(store, id);
+      data = store.report(id, ReportSelection.parse(job, chosen));
+      metric = chosen;
+    }
+    AxisNames axes = new AxisNames(data.paramNames());
+    List<Effects.Observation> observations = new ArrayList<>();
+    for (ReportData.Cell cell : data.cells()) {
+      if (cell.label().equals("default")) {
+        continue;
+      }
+      Map<String, String> levels = new LinkedHashMap<>();
+      cell.params().forEach((axis, value) -> levels.put(axes.shown(axis), value));
+      for (double v : cell.values(metric)) {
+        observations.add(new Effects.Observation(levels, v));
+      }
+    }
+    List<String> factors = data.paramNames().stream().map(axes::shown).toList();
+    Effects effects = Effects.of(metric, factors, observations);
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(
+        EffectsText.render(
+            effects,
+            String.format(
+                "effects on %s%s, experiment %d (%s): %d values",
+                data.job() == null || data.job().equals("all") ? "" : data.job() + ".",
+                metric,
+                data.experimentId(),
+                data.name(),
+                effects.n()),
+            format.equals("md")));
+    return ReportCommand.unfinished(data, spec.commandLine().getErr());
+  }
+
+  private static String defaultMetric(ResultReader store, long id) {
+    ReportData probe = store.report(id, ReportSelection.parse(null, "mib_per_s"));
+    boolean measured = probe.cells().stream().anyMatch(c -> c.values("mib_per_s").length > 0);
+    return measured ? "mib_per_s" : "seconds";
+  }
+}

@@ -1,0 +1,104 @@
+package io.tunelab.search;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hipparchus.distribution.continuous.FDistribution;
+import org.hipparchus.distribution.continuous.TDistribution;
+
+/**
+ * Which factors mattered: for each axis, a one-way analysis of variance of the measured values over
+ * its levels (the other axes left to vary), with the share of the variance it explains (eta
+ * squared) and each level's mean with its 95 % confidence interval; factors ranked by that share.
+ * On a full grid the levels are balanced; on a race's candidates they are not, and a factor's
+ * effect then includes what the candidates that happened to share a level had in common.
+ *
+ * @param n the values analysed
+ * @param factors ranked, the one that explains most first
+ */
+public record Effects(String metric, int n, List<Factor> factors) {
+  private static final double LEVEL = 0.95;
+
+  /** One measured value and the level of every factor it was measured at. */
+  public record Observation(Map<String, String> levels, double value) {}
+
+  /** A level's values: how many, their mean and its 95 % interval (NaN below two values). */
+  public record Level(String value, int n, double mean, double low, double high) {}
+
+  /**
+   * One factor's analysis.
+   *
+   * @param range the highest level mean less the lowest
+   * @param etaSquared the share of the total sum of squares between its levels, 0 to 1
+   * @param p the F test's p-value that its levels' means are equal (NaN when it cannot be tested)
+   */
+  public record Factor(
+      String name,
+      List<Level> levels,
+      double range,
+      double etaSquared,
+      double f,
+      int dfBetween,
+      int dfWithin,
+      double p) {}
+
+  /** The effects of {@code factors} (in the matrix's order) on {@code observations}. */
+  public static Effects of(String metric, List<String> factors, List<Observation> observations) {
+    double grand =
+        observations.stream().mapToDouble(Observation::value).average().orElse(Double.NaN);
+    double total = 0;
+    for (Observation o : observations) {
+      total += (o.value() - grand) * (o.value() - grand);
+    }
+    List<Factor> analysed = new ArrayList<>();
+    for (String f : factors) {
+      Map<String, List<Double>> byLevel = new LinkedHashMap<>();
+      for (Observation o : observations) {
+        byLevel.computeIfAbsent(o.levels().get(f), k -> new ArrayList<>()).add(o.value());
+      }
+      if (byLevel.size() < 2) {
+        continue;
+      }
+      analysed.add(factor(f, byLevel, grand, total, observations.size()));
+    }
+    analysed.sort(Comparator.comparingDouble(Factor::etaSquared).reversed());
+    return new Effects(metric, observations.size(), analysed);
+  }
+
+  private static Factor factor(
+      String name, Map<String, List<Double>> byLevel, double grand, double total, int n) {
+    double between = 0;
+    double within = 0;
+    List<Level> levels = new ArrayList<>();
+    for (Map.Entry<String, List<Double>> e : byLevel.entrySet()) {
+      List<Double> v = e.getValue();
+      double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      double ss = v.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+      between += v.size() * (mean - grand) * (mean - grand);
+      within += ss;
+      double half = Double.NaN;
+      if (v.size() >= 2) {
+        double t = new TDistribution(v.size() - 1).inverseCumulativeProbability((1 + LEVEL) / 2);
+        half = t * Math.sqrt(ss / (v.size() - 1)) / Math.sqrt(v.size());
+      }
+      levels.add(new Level(e.getKey(), v.size(), mean, mean - half, mean + half));
+    }
+    int dfBetween = byLevel.size() - 1;
+    int dfWithin = n - byLevel.size();
+    double f = Double.NaN;
+    double p = Double.NaN;
+    if (dfWithin > 0 && within > 0) {
+      f = (between / dfBetween) / (within / dfWithin);
+      p = 1 - new FDistribution(dfBetween, dfWithin).cumulativeProbability(f);
+    } else if (dfWithin > 0 && between > 0) {
+      f = Double.POSITIVE_INFINITY;
+      p = 0;
+    }
+    double high = levels.stream().mapToDouble(Level::mean).max().orElse(Double.NaN);
+    double low = levels.stream().mapToDouble(Level::mean).min().orElse(Double.NaN);
+    return new Factor(
+        name, levels, high - low, total > 0 ? between / total : 0, f, dfBetween, dfWithin, p);
+  }
+}

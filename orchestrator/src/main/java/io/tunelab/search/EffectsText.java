@@ -1,0 +1,83 @@
+package io.tunelab.search;
+
+import java.util.Locale;
+
+/** {@link Effects} as text or Markdown: the ranked factors, then each factor's levels. */
+public final class EffectsText {
+  private EffectsText() {}
+
+  /** Fixed-width text, or a Markdown table when {@code markdown}. */
+  public static String render(Effects e, String heading, boolean markdown) {
+    StringBuilder out = new StringBuilder();
+    out.append(markdown ? "### " : "").append(heading).append("\n\n");
+    if (e.factors().isEmpty()) {
+      return out.append("no axis has two levels among the measured trials\n").toString();
+    }
+    if (markdown) {
+      out.append(
+          "| factor | levels | range | eta² | F | p |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    } else {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-28s %6s %12s %6s %10s %8s%n",
+              "factor",
+              "levels",
+              "range",
+              "eta²",
+              "F",
+              "p"));
+    }
+    for (Effects.Factor f : e.factors()) {
+      String line =
+          markdown
+              ? String.format(
+                  Locale.ROOT,
+                  "| %s | %d | %.4g | %.2f | %s | %s |%n",
+                  f.name(),
+                  f.levels().size(),
+                  f.range(),
+                  f.etaSquared(),
+                  number(f.f()),
+                  p(f.p()))
+              : String.format(
+                  Locale.ROOT,
+                  "%-28s %6d %12.4g %6.2f %10s %8s%n",
+                  f.name(),
+                  f.levels().size(),
+                  f.range(),
+                  f.etaSquared(),
+                  number(f.f()),
+                  p(f.p()));
+      out.append(line);
+    }
+    out.append(markdown ? "\n| level | n | mean | 95 % CI |\n| --- | ---: | ---: | --- |\n" : "\n");
+    for (Effects.Factor f : e.factors()) {
+      for (Effects.Level l : f.levels()) {
+        String ci =
+            Double.isNaN(l.low())
+                ? "n<2"
+                : String.format(Locale.ROOT, "[%.4g, %.4g]", l.low(), l.high());
+        String name = f.name() + "=" + l.value();
+        out.append(
+            markdown
+                ? String.format(Locale.ROOT, "| %s | %d | %.4g | %s |%n", name, l.n(), l.mean(), ci)
+                : String.format(Locale.ROOT, "%-40s %5d %12.4g  %s%n", name, l.n(), l.mean(), ci));
+      }
+    }
+    return out.toString();
+  }
+
+  private static String number(double x) {
+    return Double.isNaN(x)
+        ? "-"
+        : Double.isInfinite(x) ? "inf" : String.format(Locale.ROOT, "%.3g", x);
+  }
+
+  private static String p(double p) {
+    if (Double.isNaN(p)) {
+      return "-";
+    }
+    return p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p);
+  }
+}
