@@ -22,6 +22,7 @@ class PurityTest {
           "stats",
           "search",
           "report",
+          "view",
           "inventory",
           "yaml",
           "workload",

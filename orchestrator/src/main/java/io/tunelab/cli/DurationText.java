@@ -50,18 +50,8 @@ final class DurationText implements ITypeConverter<Duration> {
     return d;
   }
 
-  /** {@code 45s}, {@code 3m12s}, {@code 2h05m}, {@code 3d04h}: two units at most, rounded down. */
+  /** See {@link io.tunelab.view.DurationFormat#format}. */
   static String format(Duration d) {
-    long s = Math.max(0, d.getSeconds());
-    if (s < 60) {
-      return s + "s";
-    }
-    if (s < 3600) {
-      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-    }
-    if (s < 86400) {
-      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
-    }
-    return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
+    return io.tunelab.view.DurationFormat.format(d);
   }
 }

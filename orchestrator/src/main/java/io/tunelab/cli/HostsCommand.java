@@ -5,6 +5,7 @@ import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.run.HostCheck;
 import io.tunelab.run.SshConnector;
+import io.tunelab.view.PrettyJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.run.NoiseChecks;
+import io.tunelab.view.PrettyJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

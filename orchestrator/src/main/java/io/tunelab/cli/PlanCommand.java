@@ -13,6 +13,8 @@ import io.tunelab.plan.Transitions;
 import io.tunelab.plan.Trial;
 import io.tunelab.search.Race;
 import io.tunelab.search.Space;
+import io.tunelab.view.PlanJson;
+import io.tunelab.view.WorkloadText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

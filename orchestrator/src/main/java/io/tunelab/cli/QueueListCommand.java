@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.store.ExperimentQueue;
+import io.tunelab.view.QueueText;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -3,6 +3,7 @@ package io.tunelab.cli;
 import io.tunelab.run.RunListener;
 import io.tunelab.store.SettingRow;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.view.ProgressLine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

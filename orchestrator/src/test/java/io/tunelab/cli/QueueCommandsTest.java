@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tunelab.store.ExperimentQueue.Entry;
 import io.tunelab.store.ExperimentQueue.Worker;
 import io.tunelab.testing.Cli;
+import io.tunelab.view.QueueText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import java.time.Duration;
 
@@ -11,7 +11,7 @@ import java.time.Duration;
  * @param eta the time still needed, null before the first trial ended
  * @param current the trial running now ({@code read_ahead_kb=512 rep 2}), or null
  */
-record ProgressLine(
+public record ProgressLine(
     int done, int total, int failed, Duration elapsed, Duration eta, String current) {
   private static final int CELLS = 20;
 
@@ -20,7 +20,7 @@ record ProgressLine(
    * left} ones (the running one included), less what the running one has already taken. Null before
    * any trial ended: nothing to go by yet.
    */
-  static Duration eta(Duration wallOfEnded, int ended, int left, Duration currentSoFar) {
+  public static Duration eta(Duration wallOfEnded, int ended, int left, Duration currentSoFar) {
     if (ended <= 0) {
       return null;
     }
@@ -32,7 +32,7 @@ record ProgressLine(
    * {@code [#######-------------] 7/18, 1 failed, 3m12s elapsed, eta 5m30s: read_ahead_kb=512 rep
    * 2}, cut to fit in {@code width} columns without wrapping.
    */
-  String bar(int width) {
+  public String bar(int width) {
     int filled = total <= 0 ? CELLS : (int) ((long) CELLS * done / total);
     String line =
         "["
@@ -50,11 +50,11 @@ record ProgressLine(
   }
 
   /** {@code 1 failed, 3m12s elapsed, eta 5m30s}: what plain trial lines end with. */
-  String tail() {
+  public String tail() {
     return failed
         + " failed, "
-        + DurationText.format(elapsed)
+        + DurationFormat.format(elapsed)
         + " elapsed, eta "
-        + (eta == null ? "?" : DurationText.format(eta));
+        + (eta == null ? "?" : DurationFormat.format(eta));
   }
 }

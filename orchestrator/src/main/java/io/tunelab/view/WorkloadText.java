@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.Workload;
@@ -15,13 +15,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** A cell's workload as {@code plan --workload} shows it: one line per process it starts. */
-final class WorkloadText {
+public final class WorkloadText {
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./${}\\[\\]-]+");
 
   private WorkloadText() {}
 
   /** Appends the lines of {@code cell}'s first repetition to {@code line}. */
-  static void append(StringBuilder line, Workload workload, Cell cell, Set<String> captured) {
+  public static void append(
+      StringBuilder line, Workload workload, Cell cell, Set<String> captured) {
     WorkloadPlan plan;
     try {
       plan = WorkloadPlanner.preview(workload, cell.trialVars(Map.of(), 1), captured);

@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.RepeatRule;
@@ -14,16 +14,16 @@ import java.util.Map;
  * transitions of each order (unless {@code --summary} comes without {@code --transitions}) and,
  * without {@code --summary}, the cells in the order they are listed.
  */
-final class PlanJson {
+public final class PlanJson {
   private PlanJson() {}
 
   /**
    * One host's boots when it runs {@code start} (the release the plan asks first) as the run
    * starts, and when it runs another ({@code otherwise}, null for {@code default}).
    */
-  record HostBoots(String host, String start, int boots, Integer otherwise) {}
+  public record HostBoots(String host, String start, int boots, Integer otherwise) {}
 
-  static String render(
+  public static String render(
       Matrix m,
       int cells,
       int trials,

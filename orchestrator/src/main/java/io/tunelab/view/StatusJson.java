@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentProgress;
@@ -14,13 +14,13 @@ import java.util.Map;
  * {@code tunelab status --format json}: every experiment with its counts; a running one with its
  * progress, ETA, current trial, last event and the hosts that are booting.
  */
-final class StatusJson {
+public final class StatusJson {
   private StatusJson() {}
 
   /** A running experiment's progress and boots, by experiment id. */
-  record Live(ExperimentProgress progress, List<Boot> booting) {}
+  public record Live(ExperimentProgress progress, List<Boot> booting) {}
 
-  static String render(ResultTable experiments, Map<Long, Live> live, Instant now) {
+  public static String render(ResultTable experiments, Map<Long, Live> live, Instant now) {
     List<Map<String, Object>> list = new ArrayList<>();
     for (List<Object> row : experiments.rows()) {
       Map<String, Object> e = new LinkedHashMap<>();

@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.report.TableFormat;
 import io.tunelab.store.ExperimentQueue.Entry;
@@ -12,10 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The queue and the workers of a shared database, as {@code tunelab status} prints them. */
-final class QueueText {
+public final class QueueText {
   private QueueText() {}
 
-  static String render(List<Entry> entries, List<Worker> workers) {
+  public static String render(List<Entry> entries, List<Worker> workers) {
     StringBuilder b = new StringBuilder();
     if (!entries.isEmpty()) {
       b.append("\nqueue:\n");
@@ -54,7 +54,7 @@ final class QueueText {
   }
 
   /** {@code queue list}: one row per experiment, with its claims, refusals and reason. */
-  static String table(List<Entry> entries) {
+  public static String table(List<Entry> entries) {
     List<String> columns =
         List.of(
             "id",
@@ -90,7 +90,7 @@ final class QueueText {
   }
 
   /** {@code queue list --format json}: the same rows, as objects of those keys. */
-  static String json(List<Entry> entries) {
+  public static String json(List<Entry> entries) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Entry e : entries) {
       Map<String, Object> m = new LinkedHashMap<>();

@@ -1,4 +1,4 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentProgress.CurrentTrial;
@@ -9,7 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 
 /** The lines {@code tunelab status} prints for a running experiment. */
-final class StatusText {
+public final class StatusText {
   private StatusText() {}
 
   /**
@@ -17,7 +17,7 @@ final class StatusText {
    * now}. The ETA is the mean wall time of the trials that ended so far times the trials left, less
    * what the current trial has taken.
    */
-  static String render(ExperimentProgress p, Instant now) {
+  public static String render(ExperimentProgress p, Instant now) {
     int total = p.trials().total();
     int done = total - p.trials().unfinished();
     StringBuilder out = new StringBuilder();
@@ -50,15 +50,15 @@ final class StatusText {
       line(
           out,
           "eta",
-          DurationText.format(eta)
+          DurationFormat.format(eta)
               + ", about "
               + now.plus(eta).truncatedTo(ChronoUnit.SECONDS)
               + " (mean trial "
-              + DurationText.format(mean)
+              + DurationFormat.format(mean)
               + " × "
               + left
               + " left, less the current one's "
-              + DurationText.format(soFar)
+              + DurationFormat.format(soFar)
               + ")");
     }
     if (c == null) {
@@ -101,11 +101,11 @@ final class StatusText {
   }
 
   private static String ago(Instant then, Instant now) {
-    return DurationText.format(Duration.between(then, now));
+    return DurationFormat.format(Duration.between(then, now));
   }
 
   /** An ISO-8601 instant, or null for none or for text that is not one. */
-  static Instant instant(String iso) {
+  public static Instant instant(String iso) {
     try {
       return iso == null ? null : Instant.parse(iso);
     } catch (DateTimeParseException e) {

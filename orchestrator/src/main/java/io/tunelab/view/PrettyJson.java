@@ -1,17 +1,17 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /** The {@code --format json} of the commands: maps, lists and values, indented, one newline. */
-final class PrettyJson {
+public final class PrettyJson {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private PrettyJson() {}
 
-  static String write(Object document) {
+  public static String write(Object document) {
     try {
       return MAPPER.writeValueAsString(document) + "\n";
     } catch (JsonProcessingException e) {
