@@ -48,63 +48,107 @@ public record ExperimentPlan(
     RepeatRule repeatRule,
     OnFlag onFlag) {
 
-  /** A plan with a fixed number of repetitions per cell that keeps flagged trials. */
-  public ExperimentPlan(
-      String name,
-      String description,
-      String matrixYaml,
-      String matrixPath,
-      Matrix.Order order,
-      long seed,
-      int repeat,
-      int warmup,
-      List<Cell> cells,
-      List<Trial> trials,
-      Workload workload,
-      Map<String, String> overrides) {
-    this(
-        name,
-        description,
-        matrixYaml,
-        matrixPath,
-        order,
-        seed,
-        repeat,
-        warmup,
-        cells,
-        trials,
-        workload,
-        overrides,
-        RepeatRule.fixed(repeat, null),
-        OnFlag.KEEP);
+  /** A builder: the experiment's name, then its plan. */
+  public static Builder builder(String name) {
+    return new Builder(name);
   }
 
-  /** A plan of a matrix loaded without overrides. */
-  public ExperimentPlan(
-      String name,
-      String description,
-      String matrixYaml,
-      String matrixPath,
-      Matrix.Order order,
-      long seed,
-      int repeat,
-      int warmup,
-      List<Cell> cells,
-      List<Trial> trials,
-      Workload workload) {
-    this(
-        name,
-        description,
-        matrixYaml,
-        matrixPath,
-        order,
-        seed,
-        repeat,
-        warmup,
-        cells,
-        trials,
-        workload,
-        Map.of());
+  /**
+   * Builds an {@link ExperimentPlan}: sequential order, seed 0, one repetition and no warm-up, no
+   * workload, no overrides, a fixed repeat and {@code on_flag: keep} until told.
+   */
+  public static final class Builder {
+    private final String name;
+    private String description;
+    private String matrixYaml = "";
+    private String matrixPath;
+    private Matrix.Order order = Matrix.Order.SEQUENTIAL;
+    private long seed;
+    private int repeat = 1;
+    private int warmup;
+    private List<Cell> cells = List.of();
+    private List<Trial> trials = List.of();
+    private Workload workload;
+    private Map<String, String> overrides = Map.of();
+    private RepeatRule repeatRule;
+    private OnFlag onFlag = OnFlag.KEEP;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder description(String v) {
+      description = v;
+      return this;
+    }
+
+    /** The matrix's text and where it was read from. */
+    public Builder matrix(String yaml, String path) {
+      matrixYaml = yaml;
+      matrixPath = path;
+      return this;
+    }
+
+    public Builder order(Matrix.Order v, long seedOfOrder) {
+      order = v;
+      seed = seedOfOrder;
+      return this;
+    }
+
+    /** Measured repetitions per cell, and warm-up trials before them. */
+    public Builder repeat(int measured, int warmups) {
+      repeat = measured;
+      warmup = warmups;
+      return this;
+    }
+
+    public Builder cells(List<Cell> v) {
+      cells = v;
+      return this;
+    }
+
+    public Builder trials(List<Trial> v) {
+      trials = v;
+      return this;
+    }
+
+    public Builder workload(Workload v) {
+      workload = v;
+      return this;
+    }
+
+    public Builder overrides(Map<String, String> v) {
+      overrides = v;
+      return this;
+    }
+
+    public Builder repeatRule(RepeatRule v) {
+      repeatRule = v;
+      return this;
+    }
+
+    public Builder onFlag(OnFlag v) {
+      onFlag = v;
+      return this;
+    }
+
+    public ExperimentPlan build() {
+      return new ExperimentPlan(
+          name,
+          description,
+          matrixYaml,
+          matrixPath,
+          order,
+          seed,
+          repeat,
+          warmup,
+          cells,
+          trials,
+          workload,
+          overrides,
+          repeatRule != null ? repeatRule : RepeatRule.fixed(repeat, null),
+          onFlag);
+    }
   }
 
   /** The experiment alone, without cells or trials: a search stores them as it draws them. */

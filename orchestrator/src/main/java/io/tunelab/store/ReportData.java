@@ -39,36 +39,110 @@ public record ReportData(
     shown = List.copyOf(shown);
   }
 
-  /** The data of an experiment with a fixed number of repetitions per cell. */
-  public ReportData(
-      long experimentId,
-      String name,
-      ExperimentStatus status,
-      List<Host> hosts,
-      TrialCounts counts,
-      String job,
-      List<String> jobs,
-      Map<String, String> units,
-      List<String> paramNames,
-      List<Cell> cells,
-      List<String> shown,
-      Map<String, String> overrides,
-      About about) {
-    this(
-        experimentId,
-        name,
-        status,
-        hosts,
-        counts,
-        job,
-        jobs,
-        units,
-        paramNames,
-        cells,
-        shown,
-        overrides,
-        about,
-        null);
+  /** A builder: the experiment's id and name, then what a report shows of it. */
+  public static Builder builder(long experimentId, String name) {
+    return new Builder(experimentId, name);
+  }
+
+  /**
+   * Builds a {@link ReportData}: status {@code finished}, no hosts, no trial counts, job {@code
+   * all}, nothing shown or overridden, nothing known about the run and a fixed repeat until told.
+   */
+  public static final class Builder {
+    private final long experimentId;
+    private final String name;
+    private ExperimentStatus status = ExperimentStatus.FINISHED;
+    private List<Host> hosts = List.of();
+    private TrialCounts counts = new TrialCounts(0, 0, 0, 0, 0);
+    private String job = "all";
+    private List<String> jobs = List.of("all");
+    private Map<String, String> units = Map.of();
+    private List<String> paramNames = List.of();
+    private List<Cell> cells = List.of();
+    private List<String> shown = List.of();
+    private Map<String, String> overrides = Map.of();
+    private About about = About.UNKNOWN;
+    private Repetitions repetitions;
+
+    private Builder(long experimentId, String name) {
+      this.experimentId = experimentId;
+      this.name = name;
+    }
+
+    public Builder status(ExperimentStatus v) {
+      status = v;
+      return this;
+    }
+
+    public Builder hosts(List<Host> v) {
+      hosts = v;
+      return this;
+    }
+
+    public Builder counts(TrialCounts v) {
+      counts = v;
+      return this;
+    }
+
+    /** The reported job, and every job with statistics. */
+    public Builder job(String v, List<String> all) {
+      job = v;
+      jobs = all;
+      return this;
+    }
+
+    public Builder units(Map<String, String> v) {
+      units = v;
+      return this;
+    }
+
+    public Builder paramNames(List<String> v) {
+      paramNames = v;
+      return this;
+    }
+
+    public Builder cells(List<Cell> v) {
+      cells = v;
+      return this;
+    }
+
+    public Builder shown(List<String> v) {
+      shown = v;
+      return this;
+    }
+
+    public Builder overrides(Map<String, String> v) {
+      overrides = v;
+      return this;
+    }
+
+    public Builder about(About v) {
+      about = v;
+      return this;
+    }
+
+    public Builder repetitions(Repetitions v) {
+      repetitions = v;
+      return this;
+    }
+
+    public ReportData build() {
+      return new ReportData(
+          experimentId,
+          name,
+          status,
+          hosts,
+          counts,
+          job,
+          jobs,
+          units,
+          paramNames,
+          cells,
+          shown,
+          overrides,
+          about,
+          repetitions);
+    }
   }
 
   /**
@@ -89,36 +163,6 @@ public record ReportData(
    * as a fraction of the mean (infinite for n < 2).
    */
   public record CellRepetitions(int ordinal, String label, int n, double relativeHalfWidth) {}
-
-  /** The data of an experiment whose date, version and description are not known. */
-  public ReportData(
-      long experimentId,
-      String name,
-      ExperimentStatus status,
-      List<Host> hosts,
-      TrialCounts counts,
-      String job,
-      List<String> jobs,
-      Map<String, String> units,
-      List<String> paramNames,
-      List<Cell> cells,
-      List<String> shown,
-      Map<String, String> overrides) {
-    this(
-        experimentId,
-        name,
-        status,
-        hosts,
-        counts,
-        job,
-        jobs,
-        units,
-        paramNames,
-        cells,
-        shown,
-        overrides,
-        About.UNKNOWN);
-  }
 
   /**
    * When the experiment started (ISO-8601 UTC, null before it ran), the tunelab version that
@@ -159,34 +203,6 @@ public record ReportData(
     public About(String startedAt, String toolVersion, String description) {
       this(startedAt, toolVersion, description, null, "keep", List.of());
     }
-  }
-
-  /** The data of an experiment run without overrides. */
-  public ReportData(
-      long experimentId,
-      String name,
-      ExperimentStatus status,
-      List<Host> hosts,
-      TrialCounts counts,
-      String job,
-      List<String> jobs,
-      Map<String, String> units,
-      List<String> paramNames,
-      List<Cell> cells,
-      List<String> shown) {
-    this(
-        experimentId,
-        name,
-        status,
-        hosts,
-        counts,
-        job,
-        jobs,
-        units,
-        paramNames,
-        cells,
-        shown,
-        Map.of());
   }
 
   /**

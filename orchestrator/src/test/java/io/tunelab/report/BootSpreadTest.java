@@ -34,18 +34,14 @@ class BootSpreadTest {
     for (int i = 0; i < cells.size(); i++) {
       list.add(new Cell(i + 1, "bs=" + i, Map.of("bs", "" + i), cells.get(i), Map.of()));
     }
-    return new ReportData(
-        1,
-        "boots",
-        ExperimentStatus.FINISHED,
-        List.of(),
-        new TrialCounts(0, 0, 0, 0, 0),
-        "all",
-        List.of("all"),
-        Map.of("seconds", "s"),
-        List.of("bs"),
-        list,
-        List.of());
+    return ReportData.builder(1, "boots")
+        .status(ExperimentStatus.FINISHED)
+        .counts(new TrialCounts(0, 0, 0, 0, 0))
+        .job("all", List.of("all"))
+        .units(Map.of("seconds", "s"))
+        .paramNames(List.of("bs"))
+        .cells(list)
+        .build();
   }
 
   @Test

@@ -21,18 +21,14 @@ class ClassicReportTest {
   @Test
   void headlineCountsWhatIsNotOk() {
     ReportData data =
-        new ReportData(
-            7,
-            "nfs",
-            ExperimentStatus.RUNNING,
-            List.of(),
-            new TrialCounts(12, 1, 2, 3, 1),
-            "all",
-            List.of("all"),
-            Map.of(),
-            List.of(),
-            List.of(),
-            List.of());
+        ReportData.builder(7, "nfs")
+            .status(ExperimentStatus.RUNNING)
+            .counts(new TrialCounts(12, 1, 2, 3, 1))
+            .job("all", List.of("all"))
+            .units(Map.of())
+            .paramNames(List.of())
+            .cells(List.of())
+            .build();
 
     assertEquals(
         "nfs (experiment 7, running): 12 of 19 trials ok; 1 failed, 2 skipped, 3 pending, 1"
@@ -68,18 +64,14 @@ class ClassicReportTest {
             List.of(new Trial(1, false, TrialStatus.OK, null, Map.of("seconds", 2.0))),
             Map.of("seconds", new Stat("s", Summary.of(new double[] {2.0}))));
     ReportData data =
-        new ReportData(
-            1,
-            "one",
-            ExperimentStatus.FINISHED,
-            List.of(),
-            new TrialCounts(1, 0, 0, 0, 0),
-            "dd.0",
-            List.of("dd.0"),
-            Map.of("seconds", "s"),
-            List.of(),
-            List.of(cell),
-            List.of());
+        ReportData.builder(1, "one")
+            .status(ExperimentStatus.FINISHED)
+            .counts(new TrialCounts(1, 0, 0, 0, 0))
+            .job("dd.0", List.of("dd.0"))
+            .units(Map.of("seconds", "s"))
+            .paramNames(List.of())
+            .cells(List.of(cell))
+            .build();
 
     String report = ClassicReport.render(data);
 
@@ -111,18 +103,14 @@ class ClassicReportTest {
               Map.of("mib_per_s", mib, "iops", iops)));
     }
     ReportData data =
-        new ReportData(
-            1,
-            "sizes",
-            ExperimentStatus.FINISHED,
-            List.of(),
-            new TrialCounts(cells.size(), 0, 0, 0, 0),
-            "all",
-            List.of("all"),
-            Map.of("mib_per_s", "MiB/s", "iops", "IO/s"),
-            List.of("bs"),
-            cells,
-            List.of());
+        ReportData.builder(1, "sizes")
+            .status(ExperimentStatus.FINISHED)
+            .counts(new TrialCounts(cells.size(), 0, 0, 0, 0))
+            .job("all", List.of("all"))
+            .units(Map.of("mib_per_s", "MiB/s", "iops", "IO/s"))
+            .paramNames(List.of("bs"))
+            .cells(cells)
+            .build();
     return ClassicReport.render(data);
   }
 }

@@ -44,18 +44,15 @@ class ComparisonTest {
   }
 
   private static ReportData experiment(long id, String kernel, List<Cell> cells) {
-    return new ReportData(
-        id,
-        "loop-readahead",
-        ExperimentStatus.FINISHED,
-        List.of(new ReportData.Host("disk", "local", kernel)),
-        new TrialCounts(cells.size() * 3, 0, 0, 0, 0),
-        "all",
-        List.of("all"),
-        Map.of("mib_per_s", "MiB/s"),
-        List.of(RA, "bs"),
-        cells,
-        List.of());
+    return ReportData.builder(id, "loop-readahead")
+        .status(ExperimentStatus.FINISHED)
+        .hosts(List.of(new ReportData.Host("disk", "local", kernel)))
+        .counts(new TrialCounts(cells.size() * 3, 0, 0, 0, 0))
+        .job("all", List.of("all"))
+        .units(Map.of("mib_per_s", "MiB/s"))
+        .paramNames(List.of(RA, "bs"))
+        .cells(cells)
+        .build();
   }
 
   @Test
@@ -155,31 +152,23 @@ class ComparisonTest {
             List.of(),
             Map.of("seconds", new Stat("s", Summary.of(new double[] {12, 12.1, 11.9}))));
     ReportData base =
-        new ReportData(
-            1,
-            "t",
-            ExperimentStatus.FINISHED,
-            List.of(),
-            new TrialCounts(3, 0, 0, 0, 0),
-            "all",
-            List.of("all"),
-            Map.of("seconds", "s"),
-            List.of("bs"),
-            List.of(slow),
-            List.of());
+        ReportData.builder(1, "t")
+            .status(ExperimentStatus.FINISHED)
+            .counts(new TrialCounts(3, 0, 0, 0, 0))
+            .job("all", List.of("all"))
+            .units(Map.of("seconds", "s"))
+            .paramNames(List.of("bs"))
+            .cells(List.of(slow))
+            .build();
     ReportData next =
-        new ReportData(
-            2,
-            "t",
-            ExperimentStatus.FINISHED,
-            List.of(),
-            new TrialCounts(3, 0, 0, 0, 0),
-            "all",
-            List.of("all"),
-            Map.of("seconds", "s"),
-            List.of("bs"),
-            List.of(slower),
-            List.of());
+        ReportData.builder(2, "t")
+            .status(ExperimentStatus.FINISHED)
+            .counts(new TrialCounts(3, 0, 0, 0, 0))
+            .job("all", List.of("all"))
+            .units(Map.of("seconds", "s"))
+            .paramNames(List.of("bs"))
+            .cells(List.of(slower))
+            .build();
 
     Row row = Comparison.experiments(base, next, "seconds", Options.DEFAULT).rows().get(0);
 
@@ -216,20 +205,17 @@ class ComparisonTest {
     Stat s1 = new Stat("MiB/s", Summary.of(new double[] {100, 101, 99}));
     Stat s2 = new Stat("MiB/s", Summary.of(new double[] {200, 201, 199}));
     ReportData data =
-        new ReportData(
-            1,
-            "x",
-            ExperimentStatus.FINISHED,
-            List.of(),
-            new TrialCounts(6, 0, 0, 0, 0),
-            "all",
-            List.of("all"),
-            Map.of("mib_per_s", "MiB/s"),
-            List.of("case", "bs"),
-            List.of(
-                new Cell(1, "a", p1, List.of(), Map.of("mib_per_s", s1)),
-                new Cell(2, "b", p2, List.of(), Map.of("mib_per_s", s2))),
-            List.of());
+        ReportData.builder(1, "x")
+            .status(ExperimentStatus.FINISHED)
+            .counts(new TrialCounts(6, 0, 0, 0, 0))
+            .job("all", List.of("all"))
+            .units(Map.of("mib_per_s", "MiB/s"))
+            .paramNames(List.of("case", "bs"))
+            .cells(
+                List.of(
+                    new Cell(1, "a", p1, List.of(), Map.of("mib_per_s", s1)),
+                    new Cell(2, "b", p2, List.of(), Map.of("mib_per_s", s2))))
+            .build();
 
     Comparison c = Comparison.axis(data, "case=ra=128,ra=2M/x:y", "mib_per_s", Options.DEFAULT);
 

@@ -64,18 +64,14 @@ class HtmlReportTest {
               trials,
               Map.of("mib_per_s", new Stat("MiB/s", Summary.of(values)))));
     }
-    return new ReportData(
-        1,
-        "study <1>",
-        ExperimentStatus.FINISHED,
-        List.of(),
-        new TrialCounts(total * 3, 0, 0, 0, 0),
-        "all",
-        List.of("all"),
-        Map.of("mib_per_s", "MiB/s"),
-        names,
-        cells,
-        List.of());
+    return ReportData.builder(1, "study <1>")
+        .status(ExperimentStatus.FINISHED)
+        .counts(new TrialCounts(total * 3, 0, 0, 0, 0))
+        .job("all", List.of("all"))
+        .units(Map.of("mib_per_s", "MiB/s"))
+        .paramNames(names)
+        .cells(cells)
+        .build();
   }
 
   private static String page(ReportData data, String group) {
@@ -168,20 +164,17 @@ class HtmlReportTest {
   void nothingMeasuredNoCharts() {
     ReportData data = cross("bs", 2);
     ReportData empty =
-        new ReportData(
-            1,
-            "e",
-            ExperimentStatus.PLANNED,
-            List.of(),
-            new TrialCounts(0, 0, 0, 6, 0),
-            null,
-            List.of(),
-            Map.of(),
-            data.paramNames(),
-            data.cells().stream()
-                .map(c -> new Cell(c.ordinal(), c.label(), c.params(), List.of(), Map.of()))
-                .toList(),
-            List.of());
+        ReportData.builder(1, "e")
+            .status(ExperimentStatus.PLANNED)
+            .counts(new TrialCounts(0, 0, 0, 6, 0))
+            .job(null, List.of())
+            .units(Map.of())
+            .paramNames(data.paramNames())
+            .cells(
+                data.cells().stream()
+                    .map(c -> new Cell(c.ordinal(), c.label(), c.params(), List.of(), Map.of()))
+                    .toList())
+            .build();
 
     String html = page(empty, null);
 

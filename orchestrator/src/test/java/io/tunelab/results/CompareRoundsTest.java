@@ -36,18 +36,14 @@ class CompareRoundsTest {
     db = dir.resolve("rounds.db").toString();
     List<Cell> cells = List.of(cell(1, "scheduler", "none"), cell(2, "scheduler", "bfq"));
     ExperimentPlan plan =
-        new ExperimentPlan(
-            "drifting",
-            "test experiment drifting",
-            "name: drifting\n",
-            "matrices/drifting.yaml",
-            Matrix.Order.ROUNDS,
-            42,
-            4,
-            0,
-            cells,
-            PlanBuilder.build(2, 4, 0, Matrix.Order.ROUNDS, 42),
-            null);
+        ExperimentPlan.builder("drifting")
+            .description("test experiment drifting")
+            .matrix("name: drifting\n", "matrices/drifting.yaml")
+            .order(Matrix.Order.ROUNDS, 42)
+            .repeat(4, 0)
+            .cells(cells)
+            .trials(PlanBuilder.build(2, 4, 0, Matrix.Order.ROUNDS, 42))
+            .build();
     try (JdbcResultStore store = JdbcResultStore.open(Path.of(db), Fixtures.CLOCK)) {
       long id = store.createExperiment(plan, Fixtures.TOOL_VERSION);
       store.setExperimentStatus(id, ExperimentStatus.RUNNING);

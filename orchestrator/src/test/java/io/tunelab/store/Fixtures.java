@@ -65,18 +65,14 @@ public final class Fixtures {
         trials.add(new Trial(c.ordinal(), rep, seq++, false));
       }
     }
-    return new ExperimentPlan(
-        name,
-        "test experiment " + name,
-        "name: " + name + "\n",
-        "matrices/" + name + ".yaml",
-        Matrix.Order.SEQUENTIAL,
-        42,
-        repeat,
-        warmup,
-        cells,
-        trials,
-        null);
+    return ExperimentPlan.builder(name)
+        .description("test experiment " + name)
+        .matrix("name: " + name + "\n", "matrices/" + name + ".yaml")
+        .order(Matrix.Order.SEQUENTIAL, 42)
+        .repeat(repeat, warmup)
+        .cells(cells)
+        .trials(trials)
+        .build();
   }
 
   /** A dd read of {@code bytes} taking {@code seconds} at a block size of {@code bsMiB}. */

@@ -39,18 +39,14 @@ class SqlitePlanScaleTest {
     }
     List<Trial> trials = PlanBuilder.build(cellCount, 2, 1, Matrix.Order.SHUFFLE, 7);
     ExperimentPlan plan =
-        new ExperimentPlan(
-            "scale",
-            null,
-            "name: scale\n",
-            null,
-            Matrix.Order.SHUFFLE,
-            7,
-            2,
-            1,
-            cells,
-            trials,
-            null);
+        ExperimentPlan.builder("scale")
+            .description(null)
+            .matrix("name: scale\n", null)
+            .order(Matrix.Order.SHUFFLE, 7)
+            .repeat(2, 1)
+            .cells(cells)
+            .trials(trials)
+            .build();
     try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"))) {
       long id = store.createExperiment(plan, "test");
       List<TrialRef> refs = store.unfinishedTrials(id);
@@ -92,18 +88,14 @@ class SqlitePlanScaleTest {
         List<Trial> trials = PlanBuilder.build(cellCount, 3, 0, Matrix.Order.SHUFFLE, 7);
         StoredPlan stored =
             store.storePlan(
-                new ExperimentPlan(
-                    "keys",
-                    null,
-                    "name: keys\n",
-                    null,
-                    Matrix.Order.SHUFFLE,
-                    7,
-                    3,
-                    0,
-                    cells,
-                    trials,
-                    null),
+                ExperimentPlan.builder("keys")
+                    .description(null)
+                    .matrix("name: keys\n", null)
+                    .order(Matrix.Order.SHUFFLE, 7)
+                    .repeat(3, 0)
+                    .cells(cells)
+                    .trials(trials)
+                    .build(),
                 "test");
         // What the writer hands back is what reading them gives.
         assertEquals(trials.size(), stored.trials().size());
