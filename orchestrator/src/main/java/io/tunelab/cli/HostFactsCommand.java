@@ -6,6 +6,8 @@ import io.tunelab.agent.Facts;
 import io.tunelab.agents.AgentScript;
 import io.tunelab.inventory.Inventory;
 import io.tunelab.run.SshConnector;
+import io.tunelab.view.HostDescription;
+import io.tunelab.view.HostFactsOutput;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,7 +68,7 @@ final class HostFactsCommand implements Callable<Integer> {
             AgentSession.start(connector.connect(name), AgentScript.load())) {
           Facts facts = session.facts();
           described.add(
-              HostDescription.of(name, facts, session.read(HostDescription.paths(facts))));
+              HostDescriptions.of(name, facts, session.read(HostDescriptions.paths(facts))));
         } catch (TunelabException e) {
           errors.put(name, e.getMessage());
         }

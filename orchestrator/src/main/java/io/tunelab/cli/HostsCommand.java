@@ -5,6 +5,7 @@ import io.tunelab.inventory.Inventory;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.run.HostCheck;
 import io.tunelab.run.SshConnector;
+import io.tunelab.view.NoiseText;
 import io.tunelab.view.PrettyJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -89,7 +90,14 @@ final class HostsCommand implements Runnable {
       PrintWriter out = spec.commandLine().getOut();
       if (benchmark) {
         try (SshConnector connector = new SshConnector(inventory)) {
-          out.print(NoiseText.of(HostCheck.noise(connector, names), json));
+          out.print(
+              NoiseText.of(
+                  HostCheck.noise(connector, names).stream()
+                      .map(
+                          c ->
+                              new NoiseText.Check(c.host(), c.check(), c.ok(), c.detail(), c.fix()))
+                      .toList(),
+                  json));
         }
         out.flush();
         return 0;

@@ -10,6 +10,8 @@ import io.tunelab.knob.ReadResult;
 import io.tunelab.matrix.Sizes;
 import io.tunelab.testing.Cli;
 import io.tunelab.testing.RepoFiles;
+import io.tunelab.view.HostDescription;
+import io.tunelab.view.HostFactsOutput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -79,12 +81,12 @@ class HostFactsTest {
       read.put(f[0], new ReadResult(ReadResult.State.RW, f[1] + "\n"));
     }
     read.put("/sys/block/nvme0n1/queue/max_hw_sectors_kb", ReadResult.missing());
-    return HostDescription.of("srv1", FACTS, read);
+    return HostDescriptions.of("srv1", FACTS, read);
   }
 
   @Test
   void itReadsEachDevicesQueueAndTheVmDirtySettings() {
-    List<String> paths = HostDescription.paths(FACTS);
+    List<String> paths = HostDescriptions.paths(FACTS);
 
     assertEquals(2 * 5 + 6, paths.size());
     assertEquals("/sys/block/sda/size", paths.get(0));
@@ -118,7 +120,7 @@ class HostFactsTest {
   void aHostThatTellsNoCpuConfigOrModelsHasNoLinesOrColumnForThem() {
     Map<String, ReadResult> read = new LinkedHashMap<>();
     read.put("/sys/block/loop0/size", new ReadResult(ReadResult.State.RO, "0\n"));
-    String text = HostFactsOutput.text(List.of(HostDescription.of("vm", BARE, read)));
+    String text = HostFactsOutput.text(List.of(HostDescriptions.of("vm", BARE, read)));
 
     assertTrue(
         text.startsWith(

@@ -1,14 +1,13 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
 import io.tunelab.matrix.Sizes;
-import io.tunelab.view.PrettyJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** How {@code tunelab hosts facts} prints its {@link HostDescription}s: a table or JSON. */
-final class HostFactsOutput {
+public final class HostFactsOutput {
   private static final List<String> DEVICE_COLUMNS =
       List.of(
           "DEVICE",
@@ -25,7 +24,7 @@ final class HostFactsOutput {
    * One section per host: a summary line, its CPU, kernel config and boot lines, a table of block
    * devices (with a MODEL column when a disk tells its model), the vm settings.
    */
-  static String text(List<HostDescription> hosts) {
+  public static String text(List<HostDescription> hosts) {
     StringBuilder out = new StringBuilder();
     for (HostDescription h : hosts) {
       if (out.length() > 0) {
@@ -94,7 +93,7 @@ final class HostFactsOutput {
   }
 
   /** One JSON array, an object per host; a host that could not be asked has only its error. */
-  static String json(List<HostDescription> hosts, Map<String, String> errors) {
+  public static String json(List<HostDescription> hosts, Map<String, String> errors) {
     List<Map<String, Object>> doc = new ArrayList<>();
     for (HostDescription h : hosts) {
       Map<String, Object> host = new LinkedHashMap<>();

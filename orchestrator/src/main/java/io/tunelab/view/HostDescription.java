@@ -1,9 +1,6 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
-import io.tunelab.agent.Facts;
-import io.tunelab.knob.ReadResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +14,7 @@ import java.util.Map;
  *     md5:HEX}
  * @param vm the vm dirty settings by knob name ({@code vm.dirty_ratio} …)
  */
-record HostDescription(
+public record HostDescription(
     String host,
     String kernelRelease,
     String bootId,
@@ -32,7 +29,7 @@ record HostDescription(
     Map<String, String> vm) {
 
   /** The vm settings shown, in the order the kernel's documentation gives them. */
-  static final List<String> VM =
+  public static final List<String> VM =
       List.of(
           "dirty_ratio",
           "dirty_background_ratio",
@@ -42,7 +39,7 @@ record HostDescription(
           "dirty_writeback_centisecs");
 
   /** The queue files shown per block device. */
-  static final List<String> QUEUE =
+  public static final List<String> QUEUE =
       List.of("rotational", "read_ahead_kb", "max_sectors_kb", "max_hw_sectors_kb");
 
   /**
@@ -54,7 +51,7 @@ record HostDescription(
    * @param model its {@code device/model}, null when it has none (a loop device)
    * @param vendor its {@code device/vendor}, null when it has none
    */
-  record Device(
+  public record Device(
       String name,
       long sectors,
       String schedulerLine,
@@ -62,7 +59,7 @@ record HostDescription(
       String model,
       String vendor) {
     /** The schedulers the device offers, without brackets. */
-    List<String> schedulers() {
+    public List<String> schedulers() {
       List<String> names = new ArrayList<>();
       for (String s : schedulerLine.trim().split("\\s+")) {
         if (!s.isEmpty()) {
@@ -73,7 +70,7 @@ record HostDescription(
     }
 
     /** The scheduler in use (in brackets), or null when the device offers none. */
-    String current() {
+    public String current() {
       for (String s : schedulerLine.trim().split("\\s+")) {
         if (s.startsWith("[") && s.endsWith("]")) {
           return s.substring(1, s.length() - 1);
@@ -81,63 +78,5 @@ record HostDescription(
       }
       return null;
     }
-  }
-
-  /** The files to read for {@code facts}' block devices and the vm settings. */
-  static List<String> paths(Facts facts) {
-    List<String> paths = new ArrayList<>();
-    for (String dev : facts.schedulers().keySet()) {
-      paths.add(block(dev) + "/size");
-      QUEUE.forEach(q -> paths.add(block(dev) + "/queue/" + q));
-    }
-    VM.forEach(v -> paths.add("/proc/sys/vm/" + v));
-    return paths;
-  }
-
-  /** The description of {@code host} from its facts and the files of {@link #paths}. */
-  static HostDescription of(String host, Facts facts, Map<String, ReadResult> read) {
-    List<Device> devices = new ArrayList<>();
-    facts
-        .schedulers()
-        .forEach(
-            (dev, line) -> {
-              Map<String, String> queue = new LinkedHashMap<>();
-              QUEUE.forEach(q -> queue.put(q, value(read, block(dev) + "/queue/" + q)));
-              String size = value(read, block(dev) + "/size");
-              long sectors =
-                  size != null && size.matches("[0-9]{1,18}") ? Long.parseLong(size) : -1;
-              devices.add(
-                  new Device(
-                      dev,
-                      sectors,
-                      line,
-                      queue,
-                      facts.models().get(dev),
-                      facts.vendors().get(dev)));
-            });
-    Map<String, String> vm = new LinkedHashMap<>();
-    VM.forEach(v -> vm.put("vm." + v, value(read, "/proc/sys/vm/" + v)));
-    return new HostDescription(
-        host,
-        facts.kernelRelease(),
-        facts.get("boot_id"),
-        facts.get("cmdline"),
-        facts.get("hostname"),
-        facts.cpus(),
-        facts.memKb(),
-        facts.get("cpu_model"),
-        facts.get("cpufreq_governor"),
-        facts.get("kernel_config"),
-        devices,
-        vm);
-  }
-
-  private static String block(String dev) {
-    return "/sys/block/" + dev;
-  }
-
-  private static String value(Map<String, ReadResult> read, String path) {
-    ReadResult r = read.get(path);
-    return r == null || !r.exists() ? null : r.raw().trim();
   }
 }

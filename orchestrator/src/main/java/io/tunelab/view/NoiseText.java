@@ -1,20 +1,26 @@
-package io.tunelab.cli;
+package io.tunelab.view;
 
-import io.tunelab.run.NoiseChecks;
-import io.tunelab.view.PrettyJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The noise checks as {@code hosts check --benchmark} prints them: a table, or JSON. */
-final class NoiseText {
+public final class NoiseText {
   private NoiseText() {}
 
-  static String of(List<NoiseChecks.Check> checks, boolean json) {
+  /** One check on one host: {@code ok} or not, what it saw and the command that fixes it. */
+  public record Check(String host, String check, boolean ok, String detail, String fix) {
+    String status() {
+      return ok ? "ok" : "warn";
+    }
+  }
+
+  /** A table, or JSON. */
+  public static String of(List<Check> checks, boolean json) {
     if (json) {
       List<Map<String, Object>> doc = new ArrayList<>();
-      for (NoiseChecks.Check c : checks) {
+      for (Check c : checks) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("host", c.host());
         row.put("check", c.check());
@@ -29,7 +35,7 @@ final class NoiseText {
     String format = "%-" + host + "s  %-10s  %-6s  %s%n";
     StringBuilder out =
         new StringBuilder(String.format(format, "HOST", "CHECK", "STATUS", "DETAIL"));
-    for (NoiseChecks.Check c : checks) {
+    for (Check c : checks) {
       out.append(String.format(format, c.host(), c.check(), c.status(), c.detail()));
       if (!c.ok()) {
         out.append(String.format(format, "", "", "", "fix: " + c.fix()));
