@@ -17,12 +17,28 @@ HEALTH_LINE_CAP=240
 KMSG_FILE=
 KMSG_PID=
 KMSG_MARK=0
+# The copy's cap, in blocks of `ulimit -f` (512 bytes in dash and a POSIX sh, so 8 MiB): a
+# kernel that floods its log during a long trial (or an idle serve) would otherwise fill the
+# scratch directory. At the cap the dd's write fails and it ends; the trial's after-snapshot
+# reads the copy and then /dev/kmsg past its last record, and from then on each snapshot
+# reads /dev/kmsg itself. A test may set a smaller cap (TUNELAB_KMSG_COPY_BLOCKS, with
+# TUNELAB_STATE).
+KMSG_COPY_BLOCKS=16384
+if [ -n "${TUNELAB_STATE:-}" ]; then
+  case ${TUNELAB_KMSG_COPY_BLOCKS:-} in
+    "" | *[!0-9]*) ;;
+    *) KMSG_COPY_BLOCKS=$TUNELAB_KMSG_COPY_BLOCKS ;;
+  esac
+fi
 
 # Sets KMSG_READY to 1 when the serve's reader of /dev/kmsg runs and has copied every record
 # logged so far: it sleeps in read(2) on /dev/kmsg once it has written them all (a record
-# wakes it at once, from the context that logged it).
+# wakes it at once, from the context that logged it). Sets KMSG_ENDED to 1 when it has ended
+# (the cap): its parent, the reader, never waits for it, so it stays a zombie until the serve
+# ends and its pid names no other process.
 kmsg_settle() {
   KMSG_READY=0
+  KMSG_ENDED=0
   [ -n "$KMSG_FILE" ] || return 0
   if [ -z "$KMSG_PID" ]; then
     first_line "$KMSG_FILE.pid"
@@ -31,16 +47,21 @@ kmsg_settle() {
   fi
   ks_tries=0
   while proc_stat "$KMSG_PID"; do
+    case $PS_STATE in
+      Z | X)
+        KMSG_ENDED=1
+        return 0
+        ;;
+    esac
     case $PS_LINE in
       *"(dd) "*) ;;
-      *) return 0 ;;
+      *) return 0 ;; # not yet dd (the exec in reader_main)
     esac
     case $PS_STATE in
       S | D)
         KMSG_READY=1
         return 0
         ;;
-      Z | X) return 0 ;;
     esac
     # Running: still copying. Looked at again (a builtin read, no fork), a bounded number of
     # times: a kernel that logs without pause leaves it running, and its records are there.
@@ -50,6 +71,7 @@ kmsg_settle() {
       return 0
     fi
   done
+  KMSG_ENDED=1
 }
 
 # Prints the figures, one line each, every line prefixed with $1 (empty, "before" or
@@ -103,12 +125,26 @@ health_take() {
           KMSG_MARK=$((KMSG_MARK + 1))
         fi
         ht_mark=$KMSG_MARK
+      elif [ "$KMSG_ENDED" = 1 ] && [ -n "$ht_cursor" ]; then
+        # The copy reached its cap during this trial: what it holds, then /dev/kmsg past it.
+        ht_mode=capped
+        ht_mark=$KMSG_MARK
+      elif [ "$KMSG_ENDED" = 1 ]; then
+        # It reached the cap between trials: nothing in it is wanted.
+        : >"$KMSG_FILE"
+        KMSG_FILE=
       fi
       ;;
   esac
   case $ht_mode:$ht_cursor in
     copy:) health_awk "$ht_prefix" "" copy "$ht_mark" "$ht_checks" "$@" </dev/null ;;
     copy:*) health_awk "$ht_prefix" "$ht_cursor" copy "$ht_mark" "$ht_checks" "$@" <"$KMSG_FILE" ;;
+    capped:*)
+      { cat "$KMSG_FILE" && dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
+        health_awk "$ht_prefix" "$ht_cursor" copy "$ht_mark" "$ht_checks" "$@"
+      : >"$KMSG_FILE"
+      KMSG_FILE=
+      ;;
     *)
       dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null |
         health_awk "$ht_prefix" "$ht_cursor" pipe "" "$ht_checks" "$@"
@@ -168,6 +204,7 @@ health_awk() {
         }
         ARGC = 1
         want = 0
+        seq = -1
         if (mode == "copy") { kind = "kfile"; last = mark; want = (cursor != "") ? 3 : 0 }
         else {
           kind = ""; last = ""
@@ -178,10 +215,14 @@ health_awk() {
       }
       # A record "PRI,SEQ,USEC,FLAGS;TEXT"; lines after it that begin with a space are its
       # dictionary. Levels emerg to warning count (PRI & 7 <= 4): a mount or a new loop
-      # device logs at info level. The copy of a serve holds only records since the cursor.
+      # device logs at info level. The copy of a serve holds only records since the cursor;
+      # a copy cut at its cap is followed by all of /dev/kmsg, of which only the records
+      # past the last record of the copy count.
       /^[0-9]+,[0-9]+,/ {
         split($0, head, ",")
         if (mode != "copy") { kind = "kmsg"; last = head[2] }
+        else if (head[2] + 0 <= seq) next
+        else seq = head[2] + 0
         if (((want == 1 && head[2] + 0 > from) || want == 3) && head[1] % 8 <= 4) {
           text = $0; sub(/^[^;]*;/, "", text)
           line(text)

@@ -12,10 +12,14 @@ reader_main() {
   exec 5>"$1" || exit 1
   # The agent's copy of the kernel log (health.sh, KMSG_FILE): one dd for the whole serve, in
   # this process group, so that whatever ends the reader (the agent's exit, a takeover) ends
-  # it too. conv=noerror: records the kernel overwrote before dd read them are skipped.
+  # it too. conv=noerror: records the kernel overwrote before dd read them are skipped. The
+  # file size limit is the copy's cap: past it the write fails (EFBIG, SIGXFSZ ignored).
   if [ -n "$4" ]; then
-    dd if=/dev/kmsg of="$4" bs=65536 conv=noerror,notrunc oflag=append status=none \
-      </dev/null 2>/dev/null &
+    (
+      ulimit -f "$KMSG_COPY_BLOCKS" 2>/dev/null
+      trap '' XFSZ
+      exec dd if=/dev/kmsg of="$4" bs=65536 conv=noerror,notrunc oflag=append status=none
+    ) </dev/null 2>/dev/null &
     printf '%s\n' "$!" >"$4.pid"
   fi
   # A request (its header "VERB N [SEQ]" and N payload lines) goes on in one write, in

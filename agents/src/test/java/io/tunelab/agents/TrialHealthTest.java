@@ -208,4 +208,58 @@ class TrialHealthTest {
 
     assertEquals(List.of(), Procs.awaitNone(marker, 5000));
   }
+
+  /**
+   * A kernel that logs more during a trial than the serve's copy may hold: the copy stops at its
+   * cap, the trial still counts the warning logged past it, and the next trials read the kernel log
+   * themselves and see their own lines.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aFloodedKernelLogStopsTheCopyAtItsCapAndLosesNoWarning(String shell, @TempDir Path dir)
+      throws Exception {
+    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    AgentHarness agent = new AgentHarness(shell, dir).env("TUNELAB_KMSG_COPY_BLOCKS", "4");
+    String marker = "tunelab-trial-health-cap-" + UUID.randomUUID();
+    String flood =
+        "i=0; while [ $i -lt 40 ]; do printf '<6>tunelab-test flood %s %0100d\\n' $i 0"
+            + " > /dev/kmsg; i=$((i + 1)); done; ";
+    // The copy's size as the flooding trial's workload sees it, after its warning.
+    String size =
+        "printf '<4>%s\\n' "
+            + marker
+            + " > /dev/kmsg; sleep 0.2; stat -c %s "
+            + agent.state()
+            + "/tmp.*/kmsg";
+    try (Server server = agent.serve()) {
+      server.request("run", lines(List.of(List.of("health"), job("q", sh("true")))));
+      Result flooded =
+          server.request("run", lines(List.of(List.of("health"), job("f", sh(flood + size)))));
+      String next = "tunelab-trial-health-next-" + UUID.randomUUID();
+      Result after =
+          server.request(
+              "run",
+              lines(
+                  List.of(
+                      List.of("health"),
+                      job("n", sh("printf '<4>%s\\n' " + next + " > /dev/kmsg")))));
+
+      assertEquals(0, flooded.rc(), flooded.stderr());
+      long copied =
+          Long.parseLong(
+              flooded.rest("out").stream()
+                  .map(l -> l.substring(l.lastIndexOf('\t') + 1))
+                  .filter(v -> v.matches("[0-9]+"))
+                  .findFirst()
+                  .orElseThrow(() -> new AssertionError(flooded.lines().toString())));
+      // 4 blocks: 2 KiB where ulimit counts 512 bytes, 4 KiB where it counts KiB (bash).
+      assertTrue(copied <= 4096, "the copy holds " + copied + " bytes");
+      assertTrue(
+          flooded.rest("after").contains(tab("kline", marker)),
+          "the warning past the cap: " + flooded.lines());
+      assertEquals(0, after.rc(), after.stderr());
+      assertEquals("1", figure(after, "after", "klines"), after.lines().toString());
+      assertTrue(after.rest("after").contains(tab("kline", next)), after.lines().toString());
+    }
+  }
 }
