@@ -145,24 +145,34 @@ final class VmKernelAxis {
         Cli.tunelab("resume", "1", "--hosts", VmLab.inventory().toString(), "--db", db.toString());
 
     assertEquals(0, r.code(), r.all());
+    String story =
+        Files.readString(dir.resolve("killed.out"))
+            + "\n--- resume:\n"
+            + r.all()
+            + "\n--- boots:\n"
+            + SqliteQuery.rows(
+                db, "select id, release, method, reason, round, state, error from boots");
     // Nothing lost, nothing run twice: each trial once, with one attempt, on its cell's kernel.
     assertEquals(
         List.of(List.of("4", "4")),
         SqliteQuery.rows(
             db,
             "select count(*), count(distinct t.id) from trials t join trial_attempts a"
-                + " on a.trial_id = t.id where t.status = 'ok'"));
+                + " on a.trial_id = t.id where t.status = 'ok'"),
+        story);
     assertEquals(
         List.of(),
         SqliteQuery.rows(
             db,
             "select t.id from trials t join cell_params p on p.cell_id = t.cell_id"
                 + " and p.name = 'client.kernel' join trial_hosts h on h.trial_id = t.id"
-                + " and h.host = 'client' where h.kernel_release <> p.value"));
+                + " and h.host = 'client' where h.kernel_release <> p.value"),
+        story);
     assertNotEquals(
         List.of(),
-        SqliteQuery.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"));
-    assertEquals(a, VmKernels.running());
+        SqliteQuery.rows(db, "select 1 from boots where reason = 'home' and state = 'up'"),
+        story);
+    assertEquals(a, VmKernels.running(), story);
   }
 
   /**
