@@ -11,9 +11,13 @@ import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.testing.Integration;
 import io.tunelab.testing.TestTime;
+import io.tunelab.trace.PhaseTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +32,10 @@ class LabJobsTest {
   @TempDir Path dir;
 
   private WorkloadRun run(String matrix) throws Exception {
+    return run(matrix, PhaseTrace.off());
+  }
+
+  private WorkloadRun run(String matrix, PhaseTrace trace) throws Exception {
     Path hosts = Lab.root().resolve("lab/hosts.yaml");
     Inventory inventory =
         Inventory.load(hosts.toString(), Files.readString(hosts), hosts.getParent().toString());
@@ -37,7 +45,81 @@ class LabJobsTest {
           matrix
               .replace("SDISK", LAB.env().get("SERVER_DISK"))
               .replace("CDISK", LAB.env().get("CLIENT_DISK")),
-          connector);
+          connector,
+          trace);
+    }
+  }
+
+  /** Per trial (not the final 0), per host, its agent requests in the order the trace has them. */
+  private static Map<String, Map<String, List<String>>> requests(Path trace) throws Exception {
+    Map<String, Map<String, List<String>>> byTrial = new TreeMap<>();
+    for (String line : Files.readAllLines(trace)) {
+      String[] f = line.split("\t");
+      if (!f[0].equals("0") && !f[2].equals("-")) {
+        byTrial
+            .computeIfAbsent(f[0], t -> new TreeMap<>())
+            .computeIfAbsent(f[2], h -> new ArrayList<>())
+            .add(f[1]);
+      }
+    }
+    return byTrial;
+  }
+
+  /**
+   * The health checks and knob read-back cost no request of their own: a host that runs the trial's
+   * process answers them with its {@code run} (or {@code start} and {@code wait}); only a host that
+   * takes part with knobs alone gets one {@code health} after the workload.
+   */
+  @Test
+  void aTrialAsksEachHostNoHealthOrReadRequestOfItsOwn() throws Exception {
+    Path oneHost = dir.resolve("one-host.trace");
+    WorkloadRun run =
+        run(
+            """
+            name: lab-trace-one-host
+            roles: {server: server, client: client}
+            repeat: 2
+            matrix:
+              server.block.SDISK.read_ahead_kb: [128, 256]
+              client.block.CDISK.read_ahead_kb: [512]
+            workload:
+              on: server
+              command: "true"
+            """,
+            PhaseTrace.toFile(oneHost));
+
+    assertEquals(4, run.summary().ok(), run.out().toString());
+    Map<String, Map<String, List<String>>> seen = requests(oneHost);
+    assertEquals(4, seen.size(), seen.toString());
+    for (Map<String, List<String>> trial : seen.values()) {
+      assertEquals(List.of("apply", "run"), trial.get("server"), seen.toString());
+      assertEquals(List.of("apply", "health"), trial.get("client"), seen.toString());
+    }
+
+    Path twoHosts = dir.resolve("two-hosts.trace");
+    run =
+        run(
+            """
+            name: lab-trace-two-hosts
+            roles: {server: server, client: client}
+            repeat: 2
+            matrix:
+              server.block.SDISK.read_ahead_kb: [128, 256]
+              client.block.CDISK.read_ahead_kb: [512]
+            workload:
+              jobs:
+                a: { on: server, command: "true" }
+                b: { on: client, command: "true" }
+            """,
+            PhaseTrace.toFile(twoHosts));
+
+    assertEquals(4, run.summary().ok(), run.out().toString());
+    seen = requests(twoHosts);
+    assertEquals(4, seen.size(), seen.toString());
+    for (Map<String, List<String>> trial : seen.values()) {
+      for (String host : List.of("server", "client")) {
+        assertEquals(List.of("apply", "start", "go", "wait"), trial.get(host), seen.toString());
+      }
     }
   }
 

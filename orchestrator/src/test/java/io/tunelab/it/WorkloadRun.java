@@ -9,6 +9,7 @@ import io.tunelab.run.RunSummary;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import io.tunelab.testing.SqliteQuery;
+import io.tunelab.trace.PhaseTrace;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -26,11 +27,18 @@ record WorkloadRun(RunSummary summary, List<TrialResult> results, List<String> o
 
   /** The run over {@code connector}'s hosts, e.g. the lab's over SSH. */
   static WorkloadRun of(Path dir, String matrixText, HostConnector connector) {
+    return of(dir, matrixText, connector, PhaseTrace.off());
+  }
+
+  /** The run over {@code connector}'s hosts with its phases and requests traced. */
+  static WorkloadRun of(Path dir, String matrixText, HostConnector connector, PhaseTrace trace) {
     Matrix matrix = MatrixLoader.load("m.yaml", matrixText);
     Path db = dir.resolve("w.db");
     List<String> out = new ArrayList<>();
-    try (RecordingStore store = new RecordingStore(JdbcResultStore.open(db))) {
-      ExperimentRunner runner = new ExperimentRunner(connector, store, out::add, "test");
+    try (RecordingStore store = new RecordingStore(JdbcResultStore.open(db));
+        trace) {
+      ExperimentRunner runner =
+          new ExperimentRunner(connector, store, out::add, "test").traced(trace);
       RunSummary summary = runner.run(matrix);
       return new WorkloadRun(summary, List.copyOf(store.results), out, db);
     }
