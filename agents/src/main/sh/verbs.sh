@@ -59,9 +59,16 @@ verb_facts() {
     # One line, read by a builtin: a fork per device adds up on hosts with many disks.
     first_line "$fa_dev/queue/scheduler"
     printf 'block\t%s\t%s\n' "${fa_dev##*/}" "$FIRST_LINE"
-    # A loop or ram device has no device/ of its own; a disk says what it is.
+    # A loop or ram device has no device/ of its own; a disk says what it is, and a stable
+    # name where it has one (a SCSI or NVMe WWID, a virtio serial) for udev rules that
+    # outlive its kernel name.
     for fa_what in model vendor; do
       first_line "$fa_dev/device/$fa_what"
+      [ -z "$FIRST_LINE" ] || fact_line "$fa_what$TAB${fa_dev##*/}" "$FIRST_LINE"
+    done
+    for fa_what in wwid serial; do
+      first_line "$fa_dev/device/$fa_what"
+      [ -n "$FIRST_LINE" ] || first_line "$fa_dev/$fa_what"
       [ -z "$FIRST_LINE" ] || fact_line "$fa_what$TAB${fa_dev##*/}" "$FIRST_LINE"
     done
   done

@@ -14,18 +14,31 @@ import java.util.Map;
  * @param schedulers block device name to its scheduler line, e.g. {@code [none] mq-deadline}
  * @param models block device name to its {@code device/model} (disks only: a loop device has none)
  * @param vendors block device name to its {@code device/vendor}
+ * @param stableNames {@code wwid} and {@code serial}, each a map of block device name to that name
+ *     of the disk, where it has one (a SCSI or NVMe WWID, a virtio serial)
  */
 public record Facts(
     Map<String, String> values,
     Map<String, String> schedulers,
     Map<String, String> models,
-    Map<String, String> vendors) {
+    Map<String, String> vendors,
+    Map<String, Map<String, String>> stableNames) {
 
   public Facts {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     schedulers = Collections.unmodifiableMap(new LinkedHashMap<>(schedulers));
     models = Collections.unmodifiableMap(new LinkedHashMap<>(models));
     vendors = Collections.unmodifiableMap(new LinkedHashMap<>(vendors));
+    stableNames = Map.copyOf(stableNames);
+  }
+
+  /** Facts of a host whose disks tell no stable name. */
+  public Facts(
+      Map<String, String> values,
+      Map<String, String> schedulers,
+      Map<String, String> models,
+      Map<String, String> vendors) {
+    this(values, schedulers, models, vendors, Map.of());
   }
 
   /** Facts of a host whose disks tell no model or vendor. */
@@ -74,7 +87,9 @@ public record Facts(
         Map.of(
             "block", new LinkedHashMap<>(),
             "model", new LinkedHashMap<>(),
-            "vendor", new LinkedHashMap<>());
+            "vendor", new LinkedHashMap<>(),
+            "wwid", new LinkedHashMap<>(),
+            "serial", new LinkedHashMap<>());
     for (String line : answer.lines()) {
       String[] kv = Answer.fields(line, 2);
       if (devices.containsKey(kv[0]) && kv[1].contains("\t")) {
@@ -84,6 +99,11 @@ public record Facts(
         values.put(kv[0], kv[1]);
       }
     }
-    return new Facts(values, devices.get("block"), devices.get("model"), devices.get("vendor"));
+    return new Facts(
+        values,
+        devices.get("block"),
+        devices.get("model"),
+        devices.get("vendor"),
+        Map.of("wwid", devices.get("wwid"), "serial", devices.get("serial")));
   }
 }

@@ -32,14 +32,18 @@ final class HostFacts {
   /**
    * The facts as the store records them: {@code kernel_release}, {@code boot_id}, {@code cpus},
    * {@code mem_kb}, …, and one {@code block.DEV.scheduler} per device, so SQL can ask which
-   * schedulers a disk offered, with {@code block.DEV.model} and {@code block.DEV.vendor} where the
-   * disk tells them.
+   * schedulers a disk offered, with {@code block.DEV.model}, {@code block.DEV.vendor}, {@code
+   * block.DEV.wwid} and {@code block.DEV.serial} where the disk tells them.
    */
   static Map<String, String> recorded(Facts facts) {
     Map<String, String> map = new LinkedHashMap<>(facts.values());
     facts.schedulers().forEach((dev, line) -> map.put("block." + dev + ".scheduler", line));
     facts.models().forEach((dev, model) -> map.put("block." + dev + ".model", model));
     facts.vendors().forEach((dev, vendor) -> map.put("block." + dev + ".vendor", vendor));
+    facts
+        .stableNames()
+        .forEach(
+            (kind, names) -> names.forEach((dev, n) -> map.put("block." + dev + "." + kind, n)));
     return map;
   }
 }

@@ -27,6 +27,9 @@ class FactsAnswerTest {
                 "block\tsda\tmq-deadline [bfq] none",
                 "model\tsda\tST2000DM008-2FR1",
                 "vendor\tsda\tATA",
+                "wwid\tsda\tnaa.5000c500a1b2c3d4",
+                "block\tvdb\t[none] mq-deadline",
+                "serial\tvdb\ttunelab-disk1",
                 "block\tloop0\t[none] mq-deadline"));
 
     Facts facts = Facts.from(answer);
@@ -35,7 +38,18 @@ class FactsAnswerTest {
     assertEquals("schedutil", facts.get("cpufreq_governor"));
     assertEquals("sha256:00ff", facts.get("kernel_config"));
     assertEquals(
-        Map.of("sda", "mq-deadline [bfq] none", "loop0", "[none] mq-deadline"), facts.schedulers());
+        Map.of(
+            "sda", "mq-deadline [bfq] none",
+            "vdb", "[none] mq-deadline",
+            "loop0", "[none] mq-deadline"),
+        facts.schedulers());
+    assertEquals(
+        Map.of(
+            "wwid",
+            Map.of("sda", "naa.5000c500a1b2c3d4"),
+            "serial",
+            Map.of("vdb", "tunelab-disk1")),
+        facts.stableNames());
     assertEquals(Map.of("sda", "ST2000DM008-2FR1"), facts.models());
     assertEquals(Map.of("sda", "ATA"), facts.vendors());
     assertEquals(null, facts.get("model"), "a device's model is no host fact");
