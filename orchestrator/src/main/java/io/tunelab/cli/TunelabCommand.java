@@ -25,6 +25,7 @@ import picocli.CommandLine.ScopeType;
       QueryCommand.class,
       ReportCommand.class,
       EffectsCommand.class,
+      SettingsCommand.class,
       CompareCommand.class,
       ExportCommand.class,
       ImportCommand.class,

@@ -2,6 +2,7 @@ package io.tunelab.store;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What reports, exports, queries and {@code status} read of a store; a store opened read-only is
@@ -43,6 +44,12 @@ public interface ResultReader extends AutoCloseable {
 
   /** The experiment's host facts and the knobs each cell ran with, for compare's differences. */
   RunConditions conditions(long experimentId);
+
+  /** The ordinal of the cell a search experiment's last round names its winner; empty if none. */
+  OptionalInt searchWinner(long experimentId);
+
+  /** What cell {@code ordinal} of the experiment set on its hosts; empty for no such cell. */
+  Optional<CellSettings> cellSettings(long experimentId, int ordinal);
 
   /** The experiment's report data for the first job of the selection. */
   default ReportData report(long experimentId, ReportSelection selection) {

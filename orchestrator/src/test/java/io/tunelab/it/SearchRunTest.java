@@ -71,6 +71,13 @@ class SearchRunTest {
     return m;
   }
 
+  /** The scheduler in a cell's label. */
+  private static String scheduler(String label) {
+    Matcher m = Pattern.compile("scheduler=([^/]+)").matcher(label);
+    assertTrue(m.find(), label);
+    return m.group(1);
+  }
+
   private static String winner(String out) {
     Matcher m = Pattern.compile("search: winner cell \\d+ \\(([^)]*)\\)").matcher(out);
     assertTrue(m.find(), out);
@@ -94,6 +101,22 @@ class SearchRunTest {
     List<String> ranked =
         effects.out().lines().skip(3).limit(2).map(l -> l.split(" +")[0]).sorted().toList();
     assertEquals(List.of("max_sectors_kb", "read_ahead_kb"), ranked, effects.out());
+    // The winner as files to deploy: a udev rule for the disk, a tuned profile.
+    Cli.Result udev = Cli.tunelab("settings", "--format", "udev", "--db", db.toString());
+    assertEquals(0, udev.code(), udev.all());
+    assertTrue(
+        udev.out()
+            .contains(
+                "KERNEL==\""
+                    + disk.dev
+                    + "\", ATTR{queue/scheduler}=\"none\"".replace("none", scheduler(won))),
+        udev.out());
+    assertTrue(udev.out().contains("ATTR{queue/read_ahead_kb}=\"1024\""), udev.out());
+    Cli.Result tuned = Cli.tunelab("settings", "--format", "tuned", "--db", db.toString());
+    assertEquals(0, tuned.code(), tuned.all());
+    assertTrue(
+        tuned.out().contains("/sys/block/" + disk.dev + "/queue/max_sectors_kb=256\n"),
+        tuned.out());
     assertEquals(
         List.of(List.of("1")),
         SqliteQuery.rows(

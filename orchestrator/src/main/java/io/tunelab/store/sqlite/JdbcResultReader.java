@@ -1,6 +1,7 @@
 package io.tunelab.store.sqlite;
 
 import io.tunelab.store.Boot;
+import io.tunelab.store.CellSettings;
 import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentSummary;
 import io.tunelab.store.ReportData;
@@ -18,6 +19,7 @@ import io.tunelab.store.sql.Timestamps;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The {@link ResultReader} of a tunelab database on either engine: each read in one transaction, a
@@ -65,6 +67,16 @@ public class JdbcResultReader implements ResultReader {
   @Override
   public RunConditions conditions(long experimentId) {
     return SqliteConditions.load(tx, experimentId);
+  }
+
+  @Override
+  public OptionalInt searchWinner(long experimentId) {
+    return SqliteCellSettings.winner(tx, experimentId);
+  }
+
+  @Override
+  public Optional<CellSettings> cellSettings(long experimentId, int ordinal) {
+    return SqliteCellSettings.load(tx, experimentId, ordinal);
   }
 
   @Override

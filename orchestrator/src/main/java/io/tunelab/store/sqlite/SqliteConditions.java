@@ -26,8 +26,7 @@ final class SqliteConditions {
         c -> new RunConditions(facts(c, experimentId), knobs(c, experimentId)));
   }
 
-  private static Map<String, Map<String, String>> facts(Connection db, long id)
-      throws SQLException {
+  static Map<String, Map<String, String>> facts(Connection db, long id) throws SQLException {
     Map<String, Map<String, String>> byHost = new TreeMap<>();
     try (PreparedStatement ps =
         db.prepareStatement(
