@@ -319,6 +319,11 @@ class PostgresRunTest {
                   + " FROM trials t JOIN cells c ON c.id = t.cell_id"));
       assertEquals(
           List.of("1"), row(url, "SELECT count(*) FROM search_rounds WHERE state = 'winner'"));
+      Cli.Result settings = Cli.tunelab("settings", "--format", "tuned", "--db", url);
+      assertEquals(0, settings.code(), settings.all());
+      assertTrue(
+          settings.out().contains("/sys/block/" + disk.dev + "/queue/read_ahead_kb="),
+          settings.out());
     }
   }
 
