@@ -7,6 +7,7 @@ import io.tunelab.search.EffectsText;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
+import io.tunelab.view.EffectsJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +28,8 @@ import picocli.CommandLine.Spec;
       "Print which axes of an experiment (the latest by default) mattered for a metric: for each"
           + " axis an analysis of variance over its levels (the share of the variance it explains,"
           + " eta², F and p), ranked, then each level's mean with its 95%% confidence interval.",
+      "Then each pair of axes' interaction: what their combined levels explain beyond the two"
+          + " axes alone (eta², F and p), ranked.",
       "Works on any experiment with two levels or more on an axis: a grid, or a search's"
           + " candidates (the confirmation's default cell is left out)."
     })
@@ -49,7 +52,7 @@ final class EffectsCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       paramLabel = "FORMAT",
-      description = "text (default) or md.")
+      description = "text (default), md or json.")
   String format;
 
   @Mixin DatabaseOption db;
@@ -58,9 +61,9 @@ final class EffectsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!format.equals("text") && !format.equals("md")) {
+    if (!List.of("text", "md", "json").contains(format)) {
       throw new TunelabException(
-          TunelabException.BAD_INPUT, "--format " + format + ": effects prints text or md");
+          TunelabException.BAD_INPUT, "--format " + format + ": effects prints text, md or json");
     }
     ReportData data;
     try (ResultReader store = Databases.openReader(db)) {
@@ -84,6 +87,10 @@ final class EffectsCommand implements Callable<Integer> {
     List<String> factors = data.paramNames().stream().map(axes::shown).toList();
     Effects effects = Effects.of(metric, factors, observations);
     PrintWriter out = spec.commandLine().getOut();
+    if (format.equals("json")) {
+      out.println(EffectsJson.render(effects, data.experimentId(), data.name(), data.job()));
+      return ReportCommand.unfinished(data, spec.commandLine().getErr());
+    }
     out.print(
         EffectsText.render(
             effects,

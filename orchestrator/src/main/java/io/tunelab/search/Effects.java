@@ -12,13 +12,16 @@ import org.hipparchus.distribution.continuous.TDistribution;
  * Which factors mattered: for each axis, a one-way analysis of variance of the measured values over
  * its levels (the other axes left to vary), with the share of the variance it explains (eta
  * squared) and each level's mean with its 95 % confidence interval; factors ranked by that share.
- * On a full grid the levels are balanced; on a race's candidates they are not, and a factor's
- * effect then includes what the candidates that happened to share a level had in common.
+ * Then each pair of factors' interaction: what the means of their combined levels explain beyond
+ * the two factors alone, tested against the spread within those combinations. On a full grid the
+ * levels are balanced; on a race's candidates they are not, and a factor's effect then includes
+ * what the candidates that happened to share a level had in common.
  *
  * @param n the values analysed
  * @param factors ranked, the one that explains most first
+ * @param interactions ranked; a pair whose combinations leave no degree of freedom is left out
  */
-public record Effects(String metric, int n, List<Factor> factors) {
+public record Effects(String metric, int n, List<Factor> factors, List<Interaction> interactions) {
   private static final double LEVEL = 0.95;
 
   /** One measured value and the level of every factor it was measured at. */
@@ -44,6 +47,16 @@ public record Effects(String metric, int n, List<Factor> factors) {
       int dfWithin,
       double p) {}
 
+  /**
+   * Two factors' interaction.
+   *
+   * @param df the interaction's degrees of freedom: the combinations seen, less the two factors'
+   *     levels, plus one ({@code (a-1)(b-1)} on a full grid)
+   * @param dfWithin the values less the combinations seen
+   */
+  public record Interaction(
+      String first, String second, double etaSquared, double f, int df, int dfWithin, double p) {}
+
   /** The effects of {@code factors} (in the matrix's order) on {@code observations}. */
   public static Effects of(String metric, List<String> factors, List<Observation> observations) {
     double grand =
@@ -63,8 +76,55 @@ public record Effects(String metric, int n, List<Factor> factors) {
       }
       analysed.add(factor(f, byLevel, grand, total, observations.size()));
     }
+    List<Interaction> pairs = new ArrayList<>();
+    for (int i = 0; i < analysed.size(); i++) {
+      for (int j = i + 1; j < analysed.size(); j++) {
+        Interaction pair =
+            interaction(analysed.get(i), analysed.get(j), observations, grand, total);
+        if (pair != null) {
+          pairs.add(pair);
+        }
+      }
+    }
     analysed.sort(Comparator.comparingDouble(Factor::etaSquared).reversed());
-    return new Effects(metric, observations.size(), analysed);
+    pairs.sort(Comparator.comparingDouble(Interaction::etaSquared).reversed());
+    return new Effects(metric, observations.size(), analysed, pairs);
+  }
+
+  private static Interaction interaction(
+      Factor a, Factor b, List<Observation> observations, double grand, double total) {
+    Map<List<String>, List<Double>> byPair = new LinkedHashMap<>();
+    for (Observation o : observations) {
+      byPair
+          .computeIfAbsent(
+              List.of(o.levels().get(a.name()), o.levels().get(b.name())), k -> new ArrayList<>())
+          .add(o.value());
+    }
+    int df = byPair.size() - a.levels().size() - b.levels().size() + 1;
+    int dfWithin = observations.size() - byPair.size();
+    if (df < 1 || dfWithin < 1) {
+      return null;
+    }
+    double cells = 0;
+    double within = 0;
+    for (List<Double> v : byPair.values()) {
+      double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      cells += v.size() * (mean - grand) * (mean - grand);
+      within += v.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+    }
+    double ss = Math.max(0, cells - betweenOf(a, grand) - betweenOf(b, grand));
+    double f = within > 0 ? (ss / df) / (within / dfWithin) : Double.NaN;
+    double p =
+        Double.isNaN(f) ? Double.NaN : 1 - new FDistribution(df, dfWithin).cumulativeProbability(f);
+    return new Interaction(a.name(), b.name(), total > 0 ? ss / total : 0, f, df, dfWithin, p);
+  }
+
+  private static double betweenOf(Factor f, double grand) {
+    double between = 0;
+    for (Level l : f.levels()) {
+      between += l.n() * (l.mean() - grand) * (l.mean() - grand);
+    }
+    return between;
   }
 
   private static Factor factor(

@@ -2,7 +2,10 @@ package io.tunelab.search;
 
 import java.util.Locale;
 
-/** {@link Effects} as text or Markdown: the ranked factors, then each factor's levels. */
+/**
+ * {@link Effects} as text or Markdown: the ranked factors, their ranked interactions, then each
+ * factor's levels.
+ */
 public final class EffectsText {
   private EffectsText() {}
 
@@ -51,6 +54,7 @@ public final class EffectsText {
                   p(f.p()));
       out.append(line);
     }
+    interactions(e, markdown, out);
     out.append(markdown ? "\n| level | n | mean | 95 % CI |\n| --- | ---: | ---: | --- |\n" : "\n");
     for (Effects.Factor f : e.factors()) {
       for (Effects.Level l : f.levels()) {
@@ -66,6 +70,29 @@ public final class EffectsText {
       }
     }
     return out.toString();
+  }
+
+  private static void interactions(Effects e, boolean markdown, StringBuilder out) {
+    if (e.interactions().isEmpty()) {
+      return;
+    }
+    out.append(
+        markdown
+            ? "\n| interaction | df | eta² | F | p |\n| --- | ---: | ---: | ---: | ---: |\n"
+            : String.format(
+                Locale.ROOT, "%n%-41s %6s %6s %10s %8s%n", "interaction", "df", "eta²", "F", "p"));
+    for (Effects.Interaction i : e.interactions()) {
+      String name = i.first() + " x " + i.second();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              markdown ? "| %s | %d | %.2f | %s | %s |%n" : "%-41s %6d %6.2f %10s %8s%n",
+              name,
+              i.df(),
+              i.etaSquared(),
+              number(i.f()),
+              p(i.p())));
+    }
   }
 
   private static String number(double x) {

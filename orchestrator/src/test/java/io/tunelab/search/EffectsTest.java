@@ -3,6 +3,8 @@ package io.tunelab.search;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tunelab.testing.GoldenFiles;
+import io.tunelab.view.EffectsJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,5 +73,51 @@ class EffectsTest {
             "x=2                                          2        21.00  [8.294, 33.71]",
             ""),
         EffectsText.render(e, "effects", false));
+  }
+
+  /** A 3 x 3 x 2 grid where a and b act together (their product), c not at all. */
+  private static List<Effects.Observation> interacting(long seed) {
+    Random noise = new Random(seed);
+    List<Effects.Observation> obs = new ArrayList<>();
+    for (int a = 0; a < 3; a++) {
+      for (int b = 0; b < 3; b++) {
+        for (int c = 0; c < 2; c++) {
+          for (int rep = 0; rep < 3; rep++) {
+            double y = 100 + 10 * a + 10 * b + 20 * (a - 1) * (b - 1) + noise.nextGaussian();
+            obs.add(new Effects.Observation(Map.of("a", "a" + a, "b", "b" + b, "c", "c" + c), y));
+          }
+        }
+      }
+    }
+    return obs;
+  }
+
+  @Test
+  void twoAxesThatActTogetherAreTheFirstInteractionAndNoOtherPairIsSignificant() {
+    for (long seed = 1; seed <= 10; seed++) {
+      Effects e = Effects.of("mib_per_s", List.of("a", "b", "c"), interacting(seed));
+      assertEquals(3, e.interactions().size(), e.interactions().toString());
+      Effects.Interaction first = e.interactions().get(0);
+      assertEquals(List.of("a", "b"), List.of(first.first(), first.second()), "seed " + seed);
+      assertEquals(4, first.df());
+      assertEquals(54 - 9, first.dfWithin());
+      assertTrue(first.p() < 0.001 && first.etaSquared() > 0.2, first.toString());
+      for (Effects.Interaction other : e.interactions().subList(1, 3)) {
+        assertTrue(other.etaSquared() < 0.01, other.toString());
+      }
+    }
+  }
+
+  @Test
+  void theTextAndTheJsonOfAnInteractingGrid() {
+    Effects e = Effects.of("mib_per_s", List.of("a", "b", "c"), interacting(3));
+    GoldenFiles.assertMatches(
+        "search/effects-interacting.txt",
+        EffectsText.render(e, "effects", false)
+            + "\n"
+            + EffectsText.render(e, "effects", true)
+            + "\n"
+            + EffectsJson.render(e, 4, "grid", "all")
+            + "\n");
   }
 }
