@@ -1,5 +1,6 @@
 package io.tunelab.cli;
 
+import io.tunelab.TunelabException;
 import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.RepeatRule;
@@ -12,6 +13,7 @@ import io.tunelab.plan.PlanBuilder;
 import io.tunelab.plan.Transitions;
 import io.tunelab.plan.Trial;
 import io.tunelab.search.Race;
+import io.tunelab.search.Screen;
 import io.tunelab.search.Space;
 import io.tunelab.view.PlanJson;
 import io.tunelab.view.WorkloadText;
@@ -200,6 +202,10 @@ final class PlanCommand implements Callable<Integer> {
   /** A search's space, budget, what a grid of it costs, and its first round. */
   private void printSearch(PrintWriter out, Matrix m, int cells) {
     Search search = m.search();
+    if (search.method() == Search.Method.SCREEN) {
+      printScreen(out, m, cells);
+      return;
+    }
     out.printf(
         "%s: a race for %s over %d cells, seed %d: at most %d trials (%d for the race, 2 x %d"
             + " to confirm the winner against default); the grid of this space runs %d trials a"
@@ -225,6 +231,40 @@ final class PlanCommand implements Callable<Integer> {
             .cells();
     out.printf("first round, in run order (%d candidates):%n", first.size());
     first.forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
+  }
+
+  /** A screen's design, its size, what a grid of its space costs, and its cells. */
+  private void printScreen(PrintWriter out, Matrix m, int cells) {
+    Search search = m.search();
+    List<Cell> all = ExperimentPlan.cells(m).toList();
+    Screen screen;
+    try {
+      screen =
+          new Screen(Space.of(m.axes(), all), m.seed(), search.maximize(), search.raceBudget());
+    } catch (IllegalArgumentException e) {
+      throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
+    }
+    out.printf(
+        "%s: a screen for %s over %d cells, seed %d: %s; at most %d trials (%d for the screen,"
+            + " 2 x %d to confirm its best cell against default); the grid of this space runs %d"
+            + " trials a repetition%n",
+        m.name(),
+        search.objective(),
+        cells,
+        m.seed(),
+        screen.description(),
+        search.budget(),
+        search.raceBudget(),
+        search.confirm(),
+        cells);
+    if (!m.overrides().isEmpty()) {
+      out.println("set: " + SetOption.text(m.overrides()));
+    }
+    if (summary) {
+      return;
+    }
+    out.printf("the design's cells (%d), each once a replicate:%n", screen.design().size());
+    screen.design().forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
   }
 
   /** What the transitions between trials cost in each order. */

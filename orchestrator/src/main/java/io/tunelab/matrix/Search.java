@@ -9,10 +9,25 @@ package io.tunelab.matrix;
  * @param maximize whether more is better
  * @param budget trials at most, the confirmation's included
  * @param confirm trials each of the winner and of {@code default}, interleaved
+ * @param method how the candidates are chosen
  */
-public record Search(String job, String metric, boolean maximize, int budget, int confirm) {
+public record Search(
+    String job, String metric, boolean maximize, int budget, int confirm, Method method) {
   /** The confirmation's trials per side when the matrix gives no {@code confirm}. */
   public static final int DEFAULT_CONFIRM = 5;
+
+  /** {@code search.method}. */
+  public enum Method {
+    /** Iterated racing: candidates eliminated round by round. */
+    RACE,
+    /** A two-level design over every axis, replicated; its effects ranked by {@code effects}. */
+    SCREEN
+  }
+
+  /** A race. */
+  public Search(String job, String metric, boolean maximize, int budget, int confirm) {
+    this(job, metric, maximize, budget, confirm, Method.RACE);
+  }
 
   /** The trials the race may spend before its confirmation. */
   public int raceBudget() {

@@ -55,19 +55,16 @@ final class SearchReader {
               + " minimize dd.0.seconds");
     }
     YamlNode methodNode = map.get("method");
+    Search.Method method = Search.Method.RACE;
     if (methodNode != null) {
-      String method = in.text(methodNode, "search.method");
-      if (method != null && !METHODS.contains(method)) {
+      String name = in.text(methodNode, "search.method");
+      if (name != null && !METHODS.contains(name)) {
         in.problem(
             methodNode.position(),
             "search.method",
-            "'" + method + "' is not a method" + DidYouMean.hint(method, METHODS));
-      } else if ("screen".equals(method)) {
-        in.problem(
-            methodNode.position(),
-            "search.method",
-            "screen is not available in this version: method: race finds the best cell, and"
-                + " `tunelab effects` reads which knobs mattered from its candidates");
+            "'" + name + "' is not a method" + DidYouMean.hint(name, METHODS));
+      } else if ("screen".equals(name)) {
+        method = Search.Method.SCREEN;
       }
     }
     int budget = (int) in.integer(budgetNode, "search.budget", MIN_RACE, MAX_BUDGET, MIN_RACE);
@@ -97,6 +94,7 @@ final class SearchReader {
         m.group(3),
         m.group(1).equals("maximize"),
         budget,
-        confirm);
+        confirm,
+        method);
   }
 }

@@ -14,7 +14,8 @@ import io.tunelab.matrix.Step;
 import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
-import io.tunelab.search.Race;
+import io.tunelab.search.Rounds;
+import io.tunelab.search.SearchDesign;
 import io.tunelab.search.Space;
 import io.tunelab.store.Boot;
 import io.tunelab.store.ExperimentStatus;
@@ -184,6 +185,7 @@ public final class ExperimentRunner {
   private RunSummary execute(Matrix matrix, StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
+    designOf(matrix, plan); // a search that cannot be run is refused before any host is touched
     BootPlan bootPlan = BootPlan.of(matrix);
     if (resumed != null && !bootPlan.none()) {
       BootWait.finishOpenBoots(store, resumed.id(), matrix.roles(), connector, out);
@@ -297,13 +299,19 @@ public final class ExperimentRunner {
     if (search == null) {
       return TrialSource.of(planned != null ? planned : store.unfinishedTrials(run.experimentId()));
     }
-    Race race =
-        new Race(
-            Space.of(matrix.axes(), plan.cells()),
-            matrix.seed(),
-            search.maximize(),
-            search.raceBudget());
-    return new SearchTrials(run, search, race, parts.cells());
+    return new SearchTrials(run, search, designOf(matrix, plan), parts.cells());
+  }
+
+  /** The search's rounds; null without a search. */
+  private static Rounds designOf(Matrix matrix, ExperimentPlan plan) {
+    if (matrix.search() == null) {
+      return null;
+    }
+    try {
+      return SearchDesign.of(matrix.search(), Space.of(matrix.axes(), plan.cells()), matrix.seed());
+    } catch (IllegalArgumentException e) {
+      throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
+    }
   }
 
   /** The parts the trial loop drives, on the run's shared context. */

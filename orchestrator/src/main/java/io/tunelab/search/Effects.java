@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.hipparchus.distribution.continuous.FDistribution;
 import org.hipparchus.distribution.continuous.TDistribution;
 
@@ -23,6 +24,7 @@ import org.hipparchus.distribution.continuous.TDistribution;
  */
 public record Effects(String metric, int n, List<Factor> factors, List<Interaction> interactions) {
   private static final double LEVEL = 0.95;
+  private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?");
 
   /** One measured value and the level of every factor it was measured at. */
   public record Observation(Map<String, String> levels, double value) {}
@@ -36,6 +38,10 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
    * @param range the highest level mean less the lowest
    * @param etaSquared the share of the total sum of squares between its levels, 0 to 1
    * @param p the F test's p-value that its levels' means are equal (NaN when it cannot be tested)
+   * @param effect for a factor of two levels, the second level's mean less the first's (levels in
+   *     numeric order where both are numbers), as a screen reads it; NaN otherwise
+   * @param effectLow the effect's 95 % interval, from the spread left after every factor's main
+   *     effect (the additive model, exact on a balanced two-level design); NaN when none is left
    */
   public record Factor(
       String name,
@@ -45,7 +51,16 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
       double f,
       int dfBetween,
       int dfWithin,
-      double p) {}
+      double p,
+      double effect,
+      double effectLow,
+      double effectHigh) {
+
+    Factor withEffect(double effect, double low, double high) {
+      return new Factor(
+          name, levels, range, etaSquared, f, dfBetween, dfWithin, p, effect, low, high);
+    }
+  }
 
   /**
    * Two factors' interaction.
@@ -76,6 +91,7 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
       }
       analysed.add(factor(f, byLevel, grand, total, observations.size()));
     }
+    analysed = withEffects(analysed, grand, total, observations.size());
     List<Interaction> pairs = new ArrayList<>();
     for (int i = 0; i < analysed.size(); i++) {
       for (int j = i + 1; j < analysed.size(); j++) {
@@ -89,6 +105,31 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
     analysed.sort(Comparator.comparingDouble(Factor::etaSquared).reversed());
     pairs.sort(Comparator.comparingDouble(Interaction::etaSquared).reversed());
     return new Effects(metric, observations.size(), analysed, pairs);
+  }
+
+  /** Each two-level factor's effect with its interval from the additive model's residual. */
+  private static List<Factor> withEffects(List<Factor> factors, double grand, double total, int n) {
+    double explained = 0;
+    int df = n - 1;
+    for (Factor f : factors) {
+      explained += betweenOf(f, grand);
+      df -= f.dfBetween();
+    }
+    double mse = df > 0 ? Math.max(0, total - explained) / df : Double.NaN;
+    double t = df > 0 ? new TDistribution(df).inverseCumulativeProbability((1 + LEVEL) / 2) : 0;
+    List<Factor> out = new ArrayList<>();
+    for (Factor f : factors) {
+      if (f.levels().size() != 2) {
+        out.add(f);
+        continue;
+      }
+      Level a = f.levels().get(0);
+      Level b = f.levels().get(1);
+      double effect = b.mean() - a.mean();
+      double half = t * Math.sqrt(mse * (1.0 / a.n() + 1.0 / b.n()));
+      out.add(f.withEffect(effect, effect - half, effect + half));
+    }
+    return out;
   }
 
   private static Interaction interaction(
@@ -158,7 +199,20 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
     }
     double high = levels.stream().mapToDouble(Level::mean).max().orElse(Double.NaN);
     double low = levels.stream().mapToDouble(Level::mean).min().orElse(Double.NaN);
+    if (levels.stream().allMatch(l -> NUMBER.matcher(l.value()).matches())) {
+      levels.sort(Comparator.comparingDouble(l -> Double.parseDouble(l.value())));
+    }
     return new Factor(
-        name, levels, high - low, total > 0 ? between / total : 0, f, dfBetween, dfWithin, p);
+        name,
+        levels,
+        high - low,
+        total > 0 ? between / total : 0,
+        f,
+        dfBetween,
+        dfWithin,
+        p,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN);
   }
 }

@@ -1,5 +1,6 @@
 package io.tunelab.search;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -54,6 +55,7 @@ public final class EffectsText {
                   p(f.p()));
       out.append(line);
     }
+    twoLevelEffects(e, markdown, out);
     interactions(e, markdown, out);
     out.append(markdown ? "\n| level | n | mean | 95 % CI |\n| --- | ---: | ---: | --- |\n" : "\n");
     for (Effects.Factor f : e.factors()) {
@@ -70,6 +72,37 @@ public final class EffectsText {
       }
     }
     return out.toString();
+  }
+
+  /** For each factor of two levels, the effect of going from its first to its second level. */
+  private static void twoLevelEffects(Effects e, boolean markdown, StringBuilder out) {
+    List<Effects.Factor> two = e.factors().stream().filter(f -> !Double.isNaN(f.effect())).toList();
+    if (two.isEmpty()) {
+      return;
+    }
+    out.append(
+        markdown
+            ? "\n| effect (second level - first) | effect | 95 % CI |\n| --- | ---: | --- |\n"
+            : String.format(
+                Locale.ROOT,
+                "%n%-41s %12s  %s%n",
+                "effect (second level - first)",
+                "effect",
+                "95 % CI"));
+    for (Effects.Factor f : two) {
+      String name = f.name() + ": " + f.levels().get(1).value() + " - " + f.levels().get(0).value();
+      String ci =
+          Double.isNaN(f.effectLow())
+              ? "-"
+              : String.format(Locale.ROOT, "[%.4g, %.4g]", f.effectLow(), f.effectHigh());
+      out.append(
+          String.format(
+              Locale.ROOT,
+              markdown ? "| %s | %.4g | %s |%n" : "%-41s %12.4g  %s%n",
+              name,
+              f.effect(),
+              ci));
+    }
   }
 
   private static void interactions(Effects e, boolean markdown, StringBuilder out) {

@@ -30,6 +30,9 @@ public final class EffectsJson {
       factor.put("df_between", f.dfBetween());
       factor.put("df_within", f.dfWithin());
       factor.put("p", number(f.p()));
+      factor.put("effect", number(f.effect()));
+      factor.put("effect_ci_low", number(f.effectLow()));
+      factor.put("effect_ci_high", number(f.effectHigh()));
       List<Object> levels = new ArrayList<>();
       for (Effects.Level l : f.levels()) {
         Map<String, Object> level = new LinkedHashMap<>();

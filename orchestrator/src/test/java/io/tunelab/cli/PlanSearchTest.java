@@ -30,4 +30,23 @@ class PlanSearchTest {
     assertEquals(
         List.of(lines.get(0)), Cli.tunelab("plan", "--summary", MATRIX).out().lines().toList());
   }
+
+  @Test
+  void aScreensPlanIsItsDesignAndItsCells() {
+    String matrix = RepoFiles.testResources("matrix/valid/search-screen.yaml").toString();
+    Cli.Result r = Cli.tunelab("plan", matrix);
+
+    assertEquals(0, r.code(), r.all());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(
+        "search-screen: a screen for maximize mib_per_s over 240 cells, seed 3: full factorial"
+            + " 2^4: 16 cells x 4 replicates; at most 64 trials (64 for the screen, 2 x 0 to"
+            + " confirm its best cell against default); the grid of this space runs 240 trials a"
+            + " repetition",
+        lines.get(0));
+    assertEquals("the design's cells (16), each once a replicate:", lines.get(1));
+    assertEquals(18, lines.size(), r.out());
+    assertEquals(
+        "     1  read_ahead_kb=128/max_sectors_kb=64/scheduler=none/nr_requests=16", lines.get(2));
+  }
 }

@@ -149,6 +149,53 @@ class SearchRunTest {
                 + " where t.seq > (select max(seq) - 10 from trials)"));
   }
 
+  /**
+   * A screen of the four knobs at two levels each, where the strong two move from a poor value to
+   * their best: a full factorial replicated four times in 64 trials; effects ranks the strong two
+   * first and the inert one's effect interval spans 0.
+   */
+  @Test
+  void aScreenRanksTheTwoStrongKnobsFirstWithinSixtyFourTrials() throws Exception {
+    Path m = dir.resolve("screen.yaml");
+    Files.writeString(
+        m,
+        """
+        name: screen
+        search: {objective: maximize mib_per_s, method: screen, budget: 64, confirm: 0}
+        seed: 5
+        matrix:
+          local.block.DEV.read_ahead_kb: [128, 1024]
+          local.block.DEV.max_sectors_kb: [64, 256]
+          local.block.DEV.scheduler: [none, mq-deadline]
+          local.block.DEV.nr_requests: [16, 128]
+        workload:
+          command: SURFACE DEV --round ${rep} --seed 1 --noise 2
+          parser: metrics
+        """
+            .replace("SURFACE", Lab.root().resolve("bench/surface").toString())
+            .replace("DEV", disk.dev));
+    Path db = dir.resolve("screen.db");
+
+    Cli.Result r = Cli.tunelab("run", m.toString(), "--db", db.toString());
+
+    assertEquals(0, r.code(), r.all());
+    assertEquals(before, knobs(), "every knob is back");
+    assertEquals(
+        List.of(List.of("64", "16")),
+        SqliteQuery.rows(db, "select count(*), count(distinct cell_id) from trials"));
+    Cli.Result effects = Cli.tunelab("effects", "--db", db.toString());
+    assertEquals(0, effects.code(), effects.all());
+    List<String> ranked =
+        effects.out().lines().skip(3).limit(2).map(l -> l.split(" +")[0]).sorted().toList();
+    assertEquals(List.of("max_sectors_kb", "read_ahead_kb"), ranked, effects.out());
+    Matcher inert =
+        Pattern.compile("nr_requests: 128 - 16 +\\S+ +\\[(\\S+), (\\S+)\\]").matcher(effects.out());
+    assertTrue(inert.find(), effects.out());
+    assertTrue(
+        Double.parseDouble(inert.group(1)) < 0 && Double.parseDouble(inert.group(2)) > 0,
+        "the inert knob's interval spans 0: " + effects.out());
+  }
+
   @Test
   void aRaceKilledMidRoundAndResumedEndsWithTheSameWinnerAndRunsNoTrialTwice() throws Exception {
     Path whole = dir.resolve("whole.db");
