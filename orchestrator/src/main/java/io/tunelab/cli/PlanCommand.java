@@ -146,6 +146,9 @@ final class PlanCommand implements Callable<Integer> {
                   + b.otherwise()
                   + " otherwise");
     }
+    if (boots.boots() > 1) {
+      printBootOrder(out, m, boots);
+    }
     if (!table) {
       return 0;
     }
@@ -197,6 +200,23 @@ final class PlanCommand implements Callable<Integer> {
       list.add(new PlanJson.HostBoots(host, start, n, elsewhere));
     }
     return list;
+  }
+
+  /** Each booted host's boots in run order: release and which of its boots, e.g. A#1 B#1 B#2. */
+  private static void printBootOrder(PrintWriter out, Matrix m, BootPlan boots) {
+    ExperimentPlan plan = ExperimentPlan.of(m);
+    for (String host : boots.hosts()) {
+      StringBuilder line = new StringBuilder();
+      BootPlan.Want last = null;
+      for (Trial t : plan.trials()) {
+        BootPlan.Want w = boots.wants(plan.cells().get(t.cellOrdinal() - 1), t.rep()).get(host);
+        if (!w.equals(last)) {
+          line.append(' ').append(w.release()).append('#').append(w.round());
+          last = w;
+        }
+      }
+      out.printf("boots of host %s in run order (%s):%s%n", host, m.bootOrder().text(), line);
+    }
   }
 
   /** A search's space, budget, what a grid of it costs, and its first round. */

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param repeatRule when a cell has had enough repetitions
  * @param boots how many times each kernel of a {@code ROLE.kernel} axis or setting is booted; the
  *     repetitions of a cell are split across its boots
+ * @param bootOrder how those boots follow each other
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
  * @param cellSetup steps before the first trial of a cell, again after a cell change
  * @param cellTeardown steps after the last trial of a cell (and after a cell step failed)
@@ -56,6 +57,7 @@ public record Matrix(
     RepeatRule repeatRule,
     int warmup,
     int boots,
+    BootOrder bootOrder,
     Order order,
     long seed,
     List<TrialStep> beforeTrial,
@@ -73,6 +75,22 @@ public record Matrix(
     Search search) {
   /** The {@code cache_flag} of a matrix that gives none. */
   public static final double DEFAULT_CACHE_FLAG = 0.5;
+
+  /** How the boots of {@code boots: N} follow each other across the releases. */
+  public enum BootOrder {
+    /**
+     * In rounds: each release's first boot, then each one's second, …, the releases in a fresh
+     * seeded order each round (A1 B1 B2 A2), so a drift over the night is not charged to one.
+     */
+    INTERLEAVED,
+    /** Each release's boots one after the other (A1 A2 B1 B2): the fewest boots. */
+    GROUPED;
+
+    /** As written in a matrix: {@code grouped}. */
+    public String text() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** The order trials run in. */
   public enum Order {

@@ -184,8 +184,13 @@ public final class MatrixLoader {
     int repeat = repeatRule.max();
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
     int boots = boots(top, repeatRule, settings, axes);
+    Matrix.BootOrder bootOrder = bootOrder(top.get("boots"));
     Matrix.Order order = order(overridable(top, "order"));
-    long seed = seed(overridable(top, "seed"), order);
+    long seed =
+        seed(
+            overridable(top, "seed"),
+            order,
+            boots > 1 && bootOrder == Matrix.BootOrder.INTERLEAVED);
     set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
     Search search = search(top, settings, axes);
     Matrix matrix =
@@ -208,6 +213,7 @@ public final class MatrixLoader {
             repeatRule,
             warmup,
             boots,
+            bootOrder,
             order,
             seed,
             beforeTrial,
@@ -388,8 +394,18 @@ public final class MatrixLoader {
       Map<String, String> settings,
       List<AxisDraft> axes) {
     int repeat = repeatRule.max();
-    int boots = (int) optionalInteger(top, "boots", 1, MAX_REPEAT, 1);
     YamlNode node = top.get("boots");
+    int boots;
+    if (node instanceof YamlNode.Mapping map) {
+      in.onlyKeys(map, "boots", List.of("count", "order"));
+      YamlNode count = map.get("count");
+      if (count == null) {
+        in.problem(map.position(), "boots", "boots needs a count, e.g. {count: 2, order: grouped}");
+      }
+      boots = count == null ? 1 : (int) in.integer(count, "boots.count", 1, MAX_REPEAT, 1);
+    } else {
+      boots = (int) optionalInteger(top, "boots", 1, MAX_REPEAT, 1);
+    }
     if (boots <= 1 || node == null) {
       return boots;
     }
@@ -426,6 +442,30 @@ public final class MatrixLoader {
               + boots);
     }
     return boots;
+  }
+
+  /** {@code boots.order}: interleaved unless the file says grouped. */
+  private Matrix.BootOrder bootOrder(YamlNode node) {
+    if (!(node instanceof YamlNode.Mapping map) || map.get("order") == null) {
+      return Matrix.BootOrder.INTERLEAVED;
+    }
+    String text = in.text(map.get("order"), "boots.order");
+    for (Matrix.BootOrder o : Matrix.BootOrder.values()) {
+      if (o.text().equals(text)) {
+        return o;
+      }
+    }
+    List<String> names = List.of("interleaved", "grouped");
+    if (text != null) {
+      in.problem(
+          map.get("order").position(),
+          "boots.order",
+          "'"
+              + text
+              + "' is not an order of boots: interleaved or grouped"
+              + DidYouMean.hint(text, names));
+    }
+    return Matrix.BootOrder.INTERLEAVED;
   }
 
   /** A top-level key's node, or the {@code --set} value that replaces it. */
@@ -564,11 +604,12 @@ public final class MatrixLoader {
    * A shuffled run, or one in rounds, without a seed draws one, so that it is recorded and can be
    * replayed.
    */
-  private long seed(YamlNode node, Matrix.Order order) {
+  /** The seed; one is drawn when the file gives none and the order or the boots' order uses it. */
+  private long seed(YamlNode node, Matrix.Order order, boolean interleavedBoots) {
     if (node != null) {
       return in.integer(node, set.keyOf("seed"), Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
-    if (!order.seeded()) {
+    if (!order.seeded() && !interleavedBoots) {
       return 0;
     }
     SecureRandom random = new SecureRandom();

@@ -218,6 +218,7 @@ public record ExperimentPlan(
     int[] groups = null;
     int groupCount = 1;
     int rounds = 1;
+    int[] blocks = null;
     if (!boots.none()) {
       // Groups in the order the cells first ask for them: the first needs no boot when the
       // hosts already run it.
@@ -228,9 +229,19 @@ public record ExperimentPlan(
       }
       groupCount = groupIds.size();
       rounds = m.boots();
+      if (rounds > 1 && m.bootOrder() == Matrix.BootOrder.INTERLEAVED) {
+        blocks = PlanBuilder.interleaved(groupCount, rounds, m.seed());
+      }
     }
     return PlanBuilder.build(
-        groups, groupCount, rounds, count, m.repeat(), m.warmup(), order, m.seed(), walk, parts);
+        new PlanBuilder.Blocks(groups, groupCount, rounds, blocks),
+        count,
+        m.repeat(),
+        m.warmup(),
+        order,
+        m.seed(),
+        walk,
+        parts);
   }
 
   /** The jobs of one trial of {@code cell}. */

@@ -15,6 +15,9 @@ import java.util.SplittableRandom;
  * runs of each cell are its warm-ups, so warm-ups always precede the measured runs of their cell.
  */
 public final class PlanBuilder {
+  /** Keeps the boots' order apart from the trials' shuffle, which draws on the same seed. */
+  private static final long BOOT_ORDER_STREAM = 0x9E3779B97F4A7C15L;
+
   private PlanBuilder() {}
 
   /**
@@ -28,6 +31,45 @@ public final class PlanBuilder {
   public static List<Trial> build(
       int cellCount, int repeat, int warmup, Matrix.Order order, long seed) {
     return build(null, 1, 1, cellCount, repeat, warmup, order, seed);
+  }
+
+  /**
+   * The blocks of one kernel group and one boot each, and the order they run in.
+   *
+   * @param groups each cell's kernel group (index {@code ordinal - 1}, groups from 0), or null for
+   *     one group
+   * @param boots how many boots each group gets
+   * @param order the group of each block in run order, each group {@code boots} times (its boots in
+   *     their order); null for kernel-major: every boot of group 0, then of group 1, …
+   */
+  public record Blocks(int[] groups, int groupCount, int boots, int[] order) {
+    int[] visits() {
+      if (order != null) {
+        return order;
+      }
+      int[] major = new int[groupCount * boots];
+      for (int i = 0; i < major.length; i++) {
+        major[i] = i / boots;
+      }
+      return major;
+    }
+  }
+
+  /**
+   * Interleaved boots: {@code boots} rounds, each visiting every group once in a fresh order drawn
+   * from {@code seed}, so that no group's boots all come early or late.
+   */
+  public static int[] interleaved(int groupCount, int boots, long seed) {
+    SplittableRandom random = new SplittableRandom(seed ^ BOOT_ORDER_STREAM);
+    int[] order = new int[groupCount * boots];
+    for (int round = 0; round < boots; round++) {
+      int from = round * groupCount;
+      for (int g = 0; g < groupCount; g++) {
+        order[from + g] = g;
+      }
+      shuffle(order, from, from + groupCount, random);
+    }
+    return order;
   }
 
   /**
@@ -48,12 +90,21 @@ public final class PlanBuilder {
       int warmup,
       Matrix.Order order,
       long seed) {
-    return build(groups, groupCount, boots, cellCount, repeat, warmup, order, seed, null, null);
+    return build(
+        new Blocks(groups, groupCount, boots, null),
+        cellCount,
+        repeat,
+        warmup,
+        order,
+        seed,
+        null,
+        null);
   }
 
   /**
-   * As {@link #build(int[], int, int, int, int, int, Matrix.Order, long)}, with the order of the
-   * cells inside a block and the parts a shuffle keeps apart.
+   * As {@link #build(int[], int, int, int, int, int, Matrix.Order, long)}, with the blocks in the
+   * order {@code blocks} gives, the order of the cells inside a block and the parts a shuffle keeps
+   * apart.
    *
    * @param walk the ordinals of all cells in the order a block visits them, or null for ordinal
    *     order; a shuffle with parts ignores it
@@ -62,9 +113,7 @@ public final class PlanBuilder {
    *     order, and shuffles the trials of each part alone
    */
   public static List<Trial> build(
-      int[] groups,
-      int groupCount,
-      int boots,
+      Blocks blocks,
       int cellCount,
       int repeat,
       int warmup,
@@ -72,6 +121,8 @@ public final class PlanBuilder {
       long seed,
       int[] walk,
       int[] parts) {
+    int[] groups = blocks.groups();
+    int boots = blocks.boots();
     if (cellCount < 0 || repeat < 1 || warmup < 0) {
       throw new IllegalArgumentException(
           "need cells >= 0, repeat >= 1, warmup >= 0; got "
@@ -108,31 +159,31 @@ public final class PlanBuilder {
       runsPerRound[BootPlan.roundOf(run, warmup, repeat, boots)]++;
     }
     int at = 0;
-    for (int g = 0; g < groupCount; g++) {
-      for (int round = 1; round <= boots; round++) {
-        if (order == Matrix.Order.ROUNDS) {
+    int[] roundOf = new int[blocks.groupCount()];
+    for (int g : blocks.visits()) {
+      int round = ++roundOf[g];
+      if (order == Matrix.Order.ROUNDS) {
+        for (int k = 0; k < runsPerRound[round]; k++) {
+          at = oneRound(cells, at, visit, groups, g, parts, random);
+        }
+        continue;
+      }
+      int blockStart = at;
+      int partStart = at;
+      for (int v = 0; v < visit.length; v++) {
+        int c = visit[v] - 1;
+        if (groups == null || groups[c] == g) {
+          if (parts != null && at > partStart && parts[cells[at - 1] - 1] != parts[c]) {
+            shuffle(cells, partStart, at, random);
+            partStart = at;
+          }
           for (int k = 0; k < runsPerRound[round]; k++) {
-            at = oneRound(cells, at, visit, groups, g, parts, random);
-          }
-          continue;
-        }
-        int blockStart = at;
-        int partStart = at;
-        for (int v = 0; v < visit.length; v++) {
-          int c = visit[v] - 1;
-          if (groups == null || groups[c] == g) {
-            if (parts != null && at > partStart && parts[cells[at - 1] - 1] != parts[c]) {
-              shuffle(cells, partStart, at, random);
-              partStart = at;
-            }
-            for (int k = 0; k < runsPerRound[round]; k++) {
-              cells[at++] = c + 1;
-            }
+            cells[at++] = c + 1;
           }
         }
-        if (order == Matrix.Order.SHUFFLE) {
-          shuffle(cells, parts != null ? partStart : blockStart, at, random);
-        }
+      }
+      if (order == Matrix.Order.SHUFFLE) {
+        shuffle(cells, parts != null ? partStart : blockStart, at, random);
       }
     }
     int[] reps = new int[n];

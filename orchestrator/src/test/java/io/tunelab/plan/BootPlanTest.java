@@ -8,6 +8,7 @@ import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.testing.GoldenFiles;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -55,7 +56,47 @@ class BootPlanTest {
   void bootsSplitEachCellsRepetitionsInConsecutiveChunks() {
     GoldenFiles.assertMatches(
         "plan/kernel-major-boots2-shuffle.txt",
-        render(load("repeat: 3\nwarmup: 1\nboots: 2\norder: shuffle\nseed: 5\n")));
+        render(
+            load(
+                "repeat: 3\nwarmup: 1\nboots: {count: 2, order: grouped}\norder: shuffle\n"
+                    + "seed: 5\n")));
+  }
+
+  @Test
+  void interleavedBootsAreSeededRoundsOfEveryRelease() {
+    GoldenFiles.assertMatches(
+        "plan/kernel-interleaved-boots3.txt", render(load("repeat: 3\nboots: 3\nseed: 11\n")));
+    Set<List<BootPlan.Want>> orders = new HashSet<>();
+    for (long seed = 1; seed <= 20; seed++) {
+      List<BootPlan.Want> blocks = plannedBlocks(load("repeat: 3\nboots: 3\nseed: " + seed + "\n"));
+      assertEquals(6, blocks.size(), "seed " + seed + ": " + blocks);
+      for (int round = 1; round <= 3; round++) {
+        List<BootPlan.Want> these = blocks.subList(2 * round - 2, 2 * round);
+        assertEquals(
+            Set.of(new BootPlan.Want(A, round), new BootPlan.Want(B, round)),
+            Set.copyOf(these),
+            "seed " + seed + ": round " + round + " is one boot of each release: " + blocks);
+      }
+      assertEquals(
+          blocks,
+          plannedBlocks(load("repeat: 3\nboots: 3\nseed: " + seed + "\n")),
+          "the same seed, the same order");
+      orders.add(blocks);
+    }
+    assertTrue(orders.size() > 2, "the seed draws the order: " + orders);
+  }
+
+  private static List<BootPlan.Want> plannedBlocks(Matrix m) {
+    ExperimentPlan p = ExperimentPlan.of(m);
+    BootPlan boots = BootPlan.of(m);
+    List<BootPlan.Want> blocks = new ArrayList<>();
+    for (Trial t : p.trials()) {
+      BootPlan.Want w = boots.wants(p.cells().get(t.cellOrdinal() - 1), t.rep()).get("cli1");
+      if (blocks.isEmpty() || !blocks.get(blocks.size() - 1).equals(w)) {
+        blocks.add(w);
+      }
+    }
+    return blocks;
   }
 
   @Test
@@ -86,7 +127,7 @@ class BootPlanTest {
     assertEquals(2, boots.bootsNeeded("cli1", p.trials(), p.cells(), A), "into B, back to A");
     assertEquals(2, boots.bootsNeeded("cli1", p.trials(), p.cells(), B), "into A, back to B");
     assertEquals(3, boots.bootsNeeded("cli1", p.trials(), p.cells(), "6.6.0"), "A, B, home");
-    Matrix m2 = load("repeat: 2\nboots: 2\n");
+    Matrix m2 = load("repeat: 2\nboots: {count: 2, order: grouped}\n");
     ExperimentPlan twice = ExperimentPlan.of(m2);
     assertEquals(
         4,
