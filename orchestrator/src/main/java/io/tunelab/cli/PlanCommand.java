@@ -219,24 +219,36 @@ final class PlanCommand implements Callable<Integer> {
     }
   }
 
-  /** A search's space, budget, what a grid of it costs, and its first round. */
+  /**
+   * A search's space, budget and what a grid of it costs; then a race's first round, or a screen's
+   * design and its cells.
+   */
   private void printSearch(PrintWriter out, Matrix m, int cells) {
     Search search = m.search();
+    List<Cell> all = ExperimentPlan.cells(m).toList();
+    Space space = Space.of(m.axes(), all);
+    Screen screen = null;
     if (search.method() == Search.Method.SCREEN) {
-      printScreen(out, m, cells);
-      return;
+      try {
+        screen = new Screen(space, m.seed(), search.maximize(), search.raceBudget());
+      } catch (IllegalArgumentException e) {
+        throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
+      }
     }
     out.printf(
-        "%s: a race for %s over %d cells, seed %d: at most %d trials (%d for the race, 2 x %d"
-            + " to confirm the winner against default); the grid of this space runs %d trials a"
-            + " repetition%n",
+        "%s: a %s for %s over %d cells, seed %d:%s at most %d trials (%d for the %s, 2 x %d to"
+            + " confirm %s against default); the grid of this space runs %d trials a repetition%n",
         m.name(),
+        screen == null ? "race" : "screen",
         search.objective(),
         cells,
         m.seed(),
+        screen == null ? "" : " " + screen.description() + ";",
         search.budget(),
         search.raceBudget(),
+        screen == null ? "race" : "screen",
         search.confirm(),
+        screen == null ? "the winner" : "its best cell",
         cells);
     if (!m.overrides().isEmpty()) {
       out.println("set: " + SetOption.text(m.overrides()));
@@ -244,47 +256,16 @@ final class PlanCommand implements Callable<Integer> {
     if (summary) {
       return;
     }
-    List<Cell> all = ExperimentPlan.cells(m).toList();
-    List<Integer> first =
-        new Race(Space.of(m.axes(), all), m.seed(), search.maximize(), search.raceBudget())
-            .next(List.of())
-            .cells();
-    out.printf("first round, in run order (%d candidates):%n", first.size());
-    first.forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
-  }
-
-  /** A screen's design, its size, what a grid of its space costs, and its cells. */
-  private void printScreen(PrintWriter out, Matrix m, int cells) {
-    Search search = m.search();
-    List<Cell> all = ExperimentPlan.cells(m).toList();
-    Screen screen;
-    try {
-      screen =
-          new Screen(Space.of(m.axes(), all), m.seed(), search.maximize(), search.raceBudget());
-    } catch (IllegalArgumentException e) {
-      throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
+    List<Integer> listed;
+    if (screen == null) {
+      listed =
+          new Race(space, m.seed(), search.maximize(), search.raceBudget()).next(List.of()).cells();
+      out.printf("first round, in run order (%d candidates):%n", listed.size());
+    } else {
+      listed = screen.design();
+      out.printf("the design's cells (%d), each once a replicate:%n", listed.size());
     }
-    out.printf(
-        "%s: a screen for %s over %d cells, seed %d: %s; at most %d trials (%d for the screen,"
-            + " 2 x %d to confirm its best cell against default); the grid of this space runs %d"
-            + " trials a repetition%n",
-        m.name(),
-        search.objective(),
-        cells,
-        m.seed(),
-        screen.description(),
-        search.budget(),
-        search.raceBudget(),
-        search.confirm(),
-        cells);
-    if (!m.overrides().isEmpty()) {
-      out.println("set: " + SetOption.text(m.overrides()));
-    }
-    if (summary) {
-      return;
-    }
-    out.printf("the design's cells (%d), each once a replicate:%n", screen.design().size());
-    screen.design().forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
+    listed.forEach(c -> out.printf("  %4d  %s%n", c, all.get(c - 1).label()));
   }
 
   /** What the transitions between trials cost in each order. */
