@@ -41,7 +41,8 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
    * @param effect for a factor of two levels, the second level's mean less the first's (levels in
    *     numeric order where both are numbers), as a screen reads it; NaN otherwise
    * @param effectLow the effect's 95 % interval, from the spread left after every factor's main
-   *     effect (the additive model, exact on a balanced two-level design); NaN when none is left
+   *     effect and every pair's interaction (exact on a balanced two-level design); NaN when none
+   *     is left
    */
   public record Factor(
       String name,
@@ -91,7 +92,6 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
       }
       analysed.add(factor(f, byLevel, grand, total, observations.size()));
     }
-    analysed = withEffects(analysed, grand, total, observations.size());
     List<Interaction> pairs = new ArrayList<>();
     for (int i = 0; i < analysed.size(); i++) {
       for (int j = i + 1; j < analysed.size(); j++) {
@@ -102,18 +102,31 @@ public record Effects(String metric, int n, List<Factor> factors, List<Interacti
         }
       }
     }
+    analysed = withEffects(analysed, pairs, grand, total, observations.size());
     analysed.sort(Comparator.comparingDouble(Factor::etaSquared).reversed());
     pairs.sort(Comparator.comparingDouble(Interaction::etaSquared).reversed());
     return new Effects(metric, observations.size(), analysed, pairs);
   }
 
-  /** Each two-level factor's effect with its interval from the additive model's residual. */
-  private static List<Factor> withEffects(List<Factor> factors, double grand, double total, int n) {
+  /**
+   * Each two-level factor's effect with its interval from the spread the model leaves: the main
+   * effects and the pairs' interactions where degrees of freedom remain for them, else the main
+   * effects alone.
+   */
+  private static List<Factor> withEffects(
+      List<Factor> factors, List<Interaction> pairs, double grand, double total, int n) {
     double explained = 0;
     int df = n - 1;
     for (Factor f : factors) {
       explained += betweenOf(f, grand);
       df -= f.dfBetween();
+    }
+    int pairDf = pairs.stream().mapToInt(Interaction::df).sum();
+    if (df - pairDf > 0) {
+      for (Interaction i : pairs) {
+        explained += i.etaSquared() * total;
+      }
+      df -= pairDf;
     }
     double mse = df > 0 ? Math.max(0, total - explained) / df : Double.NaN;
     double t = df > 0 ? new TDistribution(df).inverseCumulativeProbability((1 + LEVEL) / 2) : 0;
