@@ -76,6 +76,48 @@ public record Matrix(
   /** The {@code cache_flag} of a matrix that gives none. */
   public static final double DEFAULT_CACHE_FLAG = 0.5;
 
+  /**
+   * This matrix with {@code seed}: a resumed experiment goes on with the seed it recorded, not one
+   * drawn again for a file that gives none (a search replays its rounds from it).
+   */
+  public Matrix withSeed(long seed) {
+    return new Matrix(
+        source,
+        text,
+        name,
+        description,
+        roles,
+        hostsFile,
+        setup,
+        teardown,
+        cellSetup,
+        cellTeardown,
+        settings,
+        axes,
+        exclude,
+        include,
+        repeat,
+        repeatRule,
+        warmup,
+        boots,
+        bootOrder,
+        order,
+        seed,
+        beforeTrial,
+        afterTrial,
+        monitors,
+        workload,
+        matrixAt,
+        excludeAt,
+        recovery,
+        params,
+        overrides,
+        onFlag,
+        cacheFlag,
+        noise,
+        search);
+  }
+
   /** How the boots of {@code boots: N} follow each other across the releases. */
   public enum BootOrder {
     /**

@@ -131,7 +131,7 @@ public final class ExperimentRunner {
    * kept aside is stored first, not run again.
    */
   public RunSummary resume(StoredExperiment experiment, Matrix matrix) {
-    return recorded(matrix, experiment);
+    return recorded(matrix.withSeed(experiment.seed()), experiment);
   }
 
   private RunSummary recorded(Matrix matrix, StoredExperiment resumed) {
