@@ -185,7 +185,8 @@ public final class ExperimentRunner {
   private RunSummary execute(Matrix matrix, StoredExperiment resumed) {
     ExperimentPlan plan = ExperimentPlan.of(matrix);
     List<Cell> cells = plan.cells();
-    designOf(matrix, plan); // a search that cannot be run is refused before any host is touched
+    // A search that cannot be run is refused before any host is touched.
+    Rounds rounds = designOf(matrix, plan);
     BootPlan bootPlan = BootPlan.of(matrix);
     if (resumed != null && !bootPlan.none()) {
       BootWait.finishOpenBoots(store, resumed.id(), matrix.roles(), connector, out);
@@ -249,7 +250,7 @@ public final class ExperimentRunner {
         return new TrialLoop(run, parts, listener)
             .run(
                 experimentId,
-                source(run, matrix, plan, parts, trials),
+                source(run, matrix.search(), rounds, parts, trials),
                 () -> interrupted,
                 this::timeUp);
       } catch (RuntimeException e) {
@@ -290,16 +291,11 @@ public final class ExperimentRunner {
 
   /** Where the loop's trials come from: the stored plan, or a search's rounds. */
   private TrialSource source(
-      RunContext run,
-      Matrix matrix,
-      ExperimentPlan plan,
-      TrialLoop.Parts parts,
-      List<TrialRef> planned) {
-    Search search = matrix.search();
+      RunContext run, Search search, Rounds rounds, TrialLoop.Parts parts, List<TrialRef> planned) {
     if (search == null) {
       return TrialSource.of(planned != null ? planned : store.unfinishedTrials(run.experimentId()));
     }
-    return new SearchTrials(run, search, designOf(matrix, plan), parts.cells());
+    return new SearchTrials(run, search, rounds, parts.cells());
   }
 
   /** The search's rounds; null without a search. */
