@@ -216,6 +216,11 @@ final class PlanCommand implements Callable<Integer> {
         }
       }
       out.printf("boots of host %s in run order (%s):%s%n", host, m.bootOrder().text(), line);
+      if (boots.like(host)) {
+        out.printf(
+            "  like boots: the start release is booted into too, so no trial runs on the boot the"
+                + " experiment starts on (boots: {like: false} runs its first trials there)%n");
+      }
     }
   }
 

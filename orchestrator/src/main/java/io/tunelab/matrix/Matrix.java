@@ -17,6 +17,8 @@ import java.util.Map;
  * @param boots how many times each kernel of a {@code ROLE.kernel} axis or setting is booted; the
  *     repetitions of a cell are split across its boots
  * @param bootOrder how those boots follow each other
+ * @param likeBoots whether a host whose kernel is an axis is booted into its start release too
+ *     before that release is measured, so that every release is measured on boots made the same way
  * @param seed the shuffle seed; when the file gives none, one is drawn and recorded here
  * @param cellSetup steps before the first trial of a cell, again after a cell change
  * @param cellTeardown steps after the last trial of a cell (and after a cell step failed)
@@ -58,6 +60,7 @@ public record Matrix(
     int warmup,
     int boots,
     BootOrder bootOrder,
+    boolean likeBoots,
     Order order,
     long seed,
     List<TrialStep> beforeTrial,
@@ -101,6 +104,7 @@ public record Matrix(
         warmup,
         boots,
         bootOrder,
+        likeBoots,
         order,
         seed,
         beforeTrial,

@@ -214,6 +214,7 @@ public final class MatrixLoader {
             warmup,
             boots,
             bootOrder,
+            likeBoots(top.get("boots")),
             order,
             seed,
             beforeTrial,
@@ -349,10 +350,6 @@ public final class MatrixLoader {
     return node == null ? fallback : in.integer(node, set.keyOf(key), min, max, fallback);
   }
 
-  /**
-   * {@code boots:}, checked against what it splits: the repetitions of a cell, and the kernels of
-   * the roles a {@code ROLE.kernel} axis, case or setting names.
-   */
   /** The matrix's search; one over a kernel axis, or with repetitions of its own, is refused. */
   private Search search(YamlNode.Mapping top, Map<String, String> settings, List<AxisDraft> axes) {
     YamlNode node = top.get("search");
@@ -388,6 +385,10 @@ public final class MatrixLoader {
     return search;
   }
 
+  /**
+   * {@code boots:}, checked against what it splits: the repetitions of a cell, and the kernels of
+   * the roles a {@code ROLE.kernel} axis, case or setting names.
+   */
   private int boots(
       YamlNode.Mapping top,
       RepeatRule repeatRule,
@@ -397,9 +398,9 @@ public final class MatrixLoader {
     YamlNode node = top.get("boots");
     int boots;
     if (node instanceof YamlNode.Mapping map) {
-      in.onlyKeys(map, "boots", List.of("count", "order"));
+      in.onlyKeys(map, "boots", List.of("count", "order", "like"));
       YamlNode count = map.get("count");
-      if (count == null) {
+      if (count == null && map.get("like") == null) {
         in.problem(map.position(), "boots", "boots needs a count, e.g. {count: 2, order: grouped}");
       }
       boots = count == null ? 1 : (int) in.integer(count, "boots.count", 1, MAX_REPEAT, 1);
@@ -442,6 +443,24 @@ public final class MatrixLoader {
               + boots);
     }
     return boots;
+  }
+
+  /** {@code boots.like}: true unless the file says false. */
+  private boolean likeBoots(YamlNode node) {
+    if (!(node instanceof YamlNode.Mapping map) || map.get("like") == null) {
+      return true;
+    }
+    String text = in.text(map.get("like"), "boots.like");
+    if (text != null && !text.equals("true") && !text.equals("false")) {
+      in.problem(
+          map.get("like").position(),
+          "boots.like",
+          "'"
+              + text
+              + "' is not true or false: like: false measures the start release on the boot"
+              + " the experiment starts on");
+    }
+    return !"false".equals(text);
   }
 
   /** {@code boots.order}: interleaved unless the file says grouped. */
@@ -600,10 +619,6 @@ public final class MatrixLoader {
     return values[names.indexOf(written)];
   }
 
-  /**
-   * A shuffled run, or one in rounds, without a seed draws one, so that it is recorded and can be
-   * replayed.
-   */
   /** The seed; one is drawn when the file gives none and the order or the boots' order uses it. */
   private long seed(YamlNode node, Matrix.Order order, boolean interleavedBoots) {
     if (node != null) {

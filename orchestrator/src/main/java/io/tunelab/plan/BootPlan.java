@@ -7,6 +7,7 @@ import io.tunelab.yaml.Position;
 import io.tunelab.yaml.Problem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +22,7 @@ public final class BootPlan {
   private static final String LOCAL = "local";
 
   private final Map<String, List<String>> rolesByHost;
+  private final Set<String> like;
   private final int boots;
   private final int warmup;
   private final int repeat;
@@ -30,7 +32,8 @@ public final class BootPlan {
    * What a host must run for a trial.
    *
    * @param release a release as {@code uname -r} prints it, or {@code default}
-   * @param round which of the {@code boots:} of that release, from 1
+   * @param round which of the {@code boots:} of that release, from 1; 0 for a boot the run did not
+   *     make (the one the experiment started on, under like boots)
    */
   public record Want(String release, int round) {
     /** This want with {@code default} replaced by {@code start}, the release the host began on. */
@@ -40,8 +43,14 @@ public final class BootPlan {
   }
 
   private BootPlan(
-      Map<String, List<String>> rolesByHost, int boots, int warmup, int repeat, Position where) {
+      Map<String, List<String>> rolesByHost,
+      Set<String> like,
+      int boots,
+      int warmup,
+      int repeat,
+      Position where) {
     this.rolesByHost = rolesByHost;
+    this.like = like;
     this.where = where;
     this.boots = boots;
     this.warmup = warmup;
@@ -55,6 +64,7 @@ public final class BootPlan {
    */
   public static BootPlan of(Matrix m) {
     Map<String, List<String>> byHost = new LinkedHashMap<>();
+    Set<String> like = new LinkedHashSet<>();
     m.roles()
         .forEach(
             (role, host) -> {
@@ -70,15 +80,20 @@ public final class BootPlan {
                               + " give the role a host of the inventory"));
                 }
                 byHost.computeIfAbsent(host, h -> new ArrayList<>()).add(role);
+                if (m.likeBoots() && variesKernel(m, Kernels.keyOf(role))) {
+                  like.add(host);
+                }
               }
             });
-    return new BootPlan(byHost, m.boots(), m.warmup(), m.repeat(), m.matrixAt());
+    return new BootPlan(byHost, like, m.boots(), m.warmup(), m.repeat(), m.matrixAt());
   }
 
   private static boolean namesKernel(Matrix m, String key) {
-    if (m.settings().containsKey(key)) {
-      return true;
-    }
+    return m.settings().containsKey(key) || variesKernel(m, key);
+  }
+
+  /** Whether an axis or a case names the kernel: the release is what the trials compare. */
+  private static boolean variesKernel(Matrix m, String key) {
     return m.axes().stream()
         .anyMatch(
             a ->
@@ -94,6 +109,21 @@ public final class BootPlan {
   /** The hosts the plan may boot, in role order. */
   public Set<String> hosts() {
     return rolesByHost.keySet();
+  }
+
+  /**
+   * Whether {@code host} is measured only on boots the run makes (like boots): its kernel is an
+   * axis, so the boot it starts on, made another way (a cold boot through the firmware and the boot
+   * loader, hours of uptime), measures nothing and the start release is booted into like the
+   * others.
+   */
+  public boolean like(String host) {
+    return like.contains(host);
+  }
+
+  /** Where {@code host} stands before the run boots it: round 0 of the start release when like. */
+  public Want start(String host, String release) {
+    return new Want(release, like(host) ? 0 : 1);
   }
 
   /** How many times each release is booted ({@code boots:}). */
@@ -164,7 +194,7 @@ public final class BootPlan {
    * start} and ending on it again.
    */
   public int bootsNeeded(String host, List<Trial> trials, List<Cell> cells, String start) {
-    Want current = new Want(start, 1);
+    Want current = start(host, start);
     int count = 0;
     for (Trial t : trials) {
       Want w = wants(cells.get(t.cellOrdinal() - 1), t.rep()).get(host).resolved(start);

@@ -81,6 +81,7 @@ final class HostBoots {
       start.put(host, release);
       for (Boot b : boots) {
         if (b.host().equals(host)
+            && b.reason() != Boot.Reason.START
             && b.state() == Boot.State.UP
             && now.bootId().equals(b.bootIdAfter())) {
           now.resumeRound(b.round());
@@ -179,9 +180,12 @@ final class HostBoots {
     }
   }
 
+  /** Where a host stands; under like boots, a boot the run did not make is no round at all. */
   private BootPlan.Want current(String host) {
     HostState s = run.states().get(host);
-    return new BootPlan.Want(s.release(), s.round());
+    return s.planned() || !plan.like(host)
+        ? new BootPlan.Want(s.release(), s.round())
+        : plan.start(host, s.release());
   }
 
   private Optional<String> boot(String host, BootPlan.Want want, Boot.Reason reason) {
@@ -326,6 +330,8 @@ final class HostBoots {
               + " (boot_timeout), and its inventory entry gives no power_cycle");
     }
     RunStore store = run.store();
+    // A cold boot through the firmware: under like boots it measures nothing, as the start's.
+    int round = plan.start(host, start.get(host)).round();
     long id =
         store.startBoot(
             run.experimentId(),
@@ -333,7 +339,7 @@ final class HostBoots {
             start.get(host),
             "power-cycle",
             Boot.Reason.POWER_CYCLE,
-            1,
+            round,
             before);
     run.out().accept("host " + host + ": power-cycling it: " + spec.powerCycle());
     String ran = PowerCycle.run(spec.powerCycle(), host);
@@ -348,7 +354,7 @@ final class HostBoots {
       throw new HostLost("host " + host + " " + why);
     }
     store.finishBoot(id, Boot.State.UP, back.get("boot_id"), null);
-    arrived(host, back, 1);
+    arrived(host, back, round);
     String line = "power-cycled, back on " + back.kernelRelease();
     run.out().accept("host " + host + ": " + line);
     return line;

@@ -26,6 +26,7 @@ final class HostState {
   private final HostKnobState knobs;
   private Facts facts;
   private int round = 1;
+  private boolean planned;
 
   HostState(String host, Facts facts, Map<String, String> originals) {
     this.host = host;
@@ -54,9 +55,18 @@ final class HostState {
     return round;
   }
 
+  /**
+   * Whether the run made the boot the host is on (a boot of the plan, or one a resumed run finds
+   * recorded); not the boot the experiment started on, nor one the host made by itself.
+   */
+  boolean planned() {
+    return planned;
+  }
+
   /** The round of a boot the run recorded earlier (on resume, a host still on that boot). */
   void resumeRound(int recorded) {
     this.round = recorded;
+    this.planned = true;
   }
 
   HostKnobState knobs() {
@@ -74,6 +84,7 @@ final class HostState {
     if (before.get("boot_id").equals(fresh.get("boot_id"))) {
       return Return.SAME_BOOT;
     }
+    planned = false;
     return before.kernelRelease().equals(fresh.kernelRelease())
         ? Return.NEW_BOOT
         : Return.OTHER_RELEASE;
@@ -86,6 +97,7 @@ final class HostState {
   void booted(Facts fresh, int round) {
     this.facts = fresh;
     this.round = round;
+    this.planned = true;
     knobs.forget();
   }
 

@@ -28,6 +28,11 @@ final class VmKernels {
    * test can compare it with the cell's.
    */
   static Path matrix(Path dir, String kernels, int repeat) throws Exception {
+    return matrix(dir, kernels, repeat, "");
+  }
+
+  /** {@link #matrix(Path, String, int)} with more top-level lines, such as {@code boots: 2}. */
+  static Path matrix(Path dir, String kernels, int repeat, String more) throws Exception {
     Path m = dir.resolve("kernels.yaml");
     Files.writeString(
         m,
@@ -38,12 +43,14 @@ final class VmKernels {
           client.kernel: [KERNELS]
           size: [4k, 8k]
         repeat: REPEAT
+        MORE
         workload:
           on: client
           command: head -c ${size} /dev/zero | wc -c; uname -r
         """
             .replace("KERNELS", kernels)
-            .replace("REPEAT", Integer.toString(repeat)));
+            .replace("REPEAT", Integer.toString(repeat))
+            .replace("MORE\n", more));
     return m;
   }
 

@@ -118,8 +118,8 @@ class VmLabTest {
   }
 
   @Test
-  void aKernelAxisBootsTheClientOnlyAsOftenAsThePlanNeeds() throws Exception {
-    new VmKernelAxis(env, dir).bootsIntoTheOtherKernelOnceAndBack();
+  void aKernelAxisMeasuresEveryReleaseOnLikeBootsInInterleavedRoundsAndEndsHome() throws Exception {
+    new VmKernelAxis(env, dir).likeBootsInterleavedAndBackHome();
   }
 
   @Test

@@ -36,7 +36,10 @@ class StudyMatricesLoadTest {
         server: {address: 127.0.0.2, port: 2222, user: root}
         client: {address: 127.0.0.3, port: 2222, user: root}
       """;
-  private static final Pattern CELLS = Pattern.compile("^[^\\n]*: (\\d+) cells? x ");
+
+  /** A grid's header ({@code N cells x R repetitions}) or a search's ({@code over N cells}). */
+  private static final Pattern CELLS =
+      Pattern.compile("^[^\\n]*: (?:a (?:race|screen) for .* over )?(\\d+) cells?[ ,]");
 
   /** What lab/vm up writes to lab/vm-state/env, for the VM lab's command lines. */
   private static final Map<String, String> VM_ENV =

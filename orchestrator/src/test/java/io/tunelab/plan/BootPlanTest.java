@@ -1,6 +1,7 @@
 package io.tunelab.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -119,20 +120,54 @@ class BootPlanTest {
   }
 
   @Test
-  void bootsAreCountedFromTheStartRelease() {
+  void likeBootsBootTheStartReleaseTooBeforeMeasuringIt() {
     Matrix m = load("repeat: 2\n");
     ExperimentPlan p = ExperimentPlan.of(m);
     BootPlan boots = BootPlan.of(m);
     assertEquals(List.of("cli1"), List.copyOf(boots.hosts()));
+    assertTrue(boots.like("cli1"));
+    assertEquals(new BootPlan.Want(A, 0), boots.start("cli1", A));
+    assertEquals(3, boots.bootsNeeded("cli1", p.trials(), p.cells(), A), "A again, B, home");
+    assertEquals(2, boots.bootsNeeded("cli1", p.trials(), p.cells(), B), "A, B again: home");
+    assertEquals(3, boots.bootsNeeded("cli1", p.trials(), p.cells(), "6.6.0"), "A, B, home");
+    Matrix m2 = load("repeat: 2\nboots: {count: 2, order: grouped}\n");
+    ExperimentPlan twice = ExperimentPlan.of(m2);
+    assertEquals(
+        5,
+        BootPlan.of(m2).bootsNeeded("cli1", twice.trials(), twice.cells(), A),
+        "A, A again, B, B again, back to A");
+  }
+
+  @Test
+  void withoutLikeBootsTheStartReleaseIsMeasuredOnTheBootItStartedOn() {
+    Matrix m = load("repeat: 2\nboots: {like: false}\n");
+    ExperimentPlan p = ExperimentPlan.of(m);
+    BootPlan boots = BootPlan.of(m);
+    assertFalse(boots.like("cli1"));
+    assertEquals(new BootPlan.Want(A, 1), boots.start("cli1", A));
     assertEquals(2, boots.bootsNeeded("cli1", p.trials(), p.cells(), A), "into B, back to A");
     assertEquals(2, boots.bootsNeeded("cli1", p.trials(), p.cells(), B), "into A, back to B");
     assertEquals(3, boots.bootsNeeded("cli1", p.trials(), p.cells(), "6.6.0"), "A, B, home");
-    Matrix m2 = load("repeat: 2\nboots: {count: 2, order: grouped}\n");
+    Matrix m2 = load("repeat: 2\nboots: {count: 2, order: grouped, like: false}\n");
     ExperimentPlan twice = ExperimentPlan.of(m2);
     assertEquals(
         4,
         BootPlan.of(m2).bootsNeeded("cli1", twice.trials(), twice.cells(), A),
         "A again, B, B again, back to A");
+  }
+
+  @Test
+  void aKernelSetAloneIsNoAxisAndBootsNoLikeBoot() {
+    Matrix m =
+        MatrixLoader.load(
+            "s.yaml",
+            "name: s\nroles: {client: cli1}\nsettings: {client.kernel: "
+                + A
+                + "}\nmatrix:\n  bs: [1M, 4M]\nworkload: {command: run}\n");
+    ExperimentPlan p = ExperimentPlan.of(m);
+    BootPlan boots = BootPlan.of(m);
+    assertFalse(boots.like("cli1"));
+    assertEquals(0, boots.bootsNeeded("cli1", p.trials(), p.cells(), A));
   }
 
   @Test

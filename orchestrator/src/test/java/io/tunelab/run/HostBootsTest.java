@@ -99,6 +99,42 @@ class HostBootsTest {
   }
 
   @Test
+  void underLikeBootsTheStartReleaseIsMeasuredOnlyOnABootTheRunMade() throws Exception {
+    try (Run run = new Run()) {
+      String running = run.states.get("client").release();
+      String bootId = run.states.get("client").bootId();
+
+      assertTrue(run.boots.needed(run.cell(running), 1), "the boot it started on measures nothing");
+
+      // A resumed run finds the host on a boot an earlier pass made into that release.
+      long b =
+          run.store.startBoot(run.id, "client", running, "kexec", Boot.Reason.KERNEL, 1, "before");
+      run.store.finishBoot(b, Boot.State.UP, bootId, null);
+      HostBoots resumed = run.boots();
+      assertFalse(resumed.needed(run.cell(running), 1), "a boot of the run measures");
+
+      // The host rebooted by itself on that release: booted again before its next trial.
+      run.states.back("client", facts("boot-of-its-own", running));
+      assertTrue(resumed.needed(run.cell(running), 1), "a boot the run did not make");
+    }
+  }
+
+  @Test
+  void aBootIsPlannedWhenTheRunMadeItAndNotWhenTheHostRebootedByItself() {
+    HostState state = new HostState("client", facts("boot-1", "6.1.0-1"), Map.of());
+    assertFalse(state.planned(), "the boot the experiment started on");
+
+    state.booted(facts("boot-2", "6.1.0-2"), 1);
+    assertTrue(state.planned());
+    assertEquals(HostState.Return.SAME_BOOT, state.back(facts("boot-2", "6.1.0-2")));
+    assertTrue(state.planned(), "a lost connection is no boot");
+    state.back(facts("boot-3", "6.1.0-2"));
+    assertFalse(state.planned(), "rebooted by itself");
+    state.resumeRound(2);
+    assertTrue(state.planned(), "a boot an earlier pass recorded");
+  }
+
+  @Test
   void aHostBackOnAnotherReleaseIsToldApartFromOneBackOnTheSameBoot() {
     Facts a = facts("boot-1", "6.1.0-1");
     HostState state = new HostState("client", a, Map.of("vm.dirty_ratio", "20"));
