@@ -83,7 +83,7 @@ class StudyMatricesLoadTest {
   Stream<DynamicTest> theVmLabsCommandLinesOfDocsStudiesPlan() throws IOException {
     Path inventory = Files.writeString(dir.resolve("vm-hosts.yaml"), LAB_INVENTORY);
     List<List<String>> commands = vmLabCommands();
-    assertEquals(5, commands.size(), commands.toString());
+    assertEquals(6, commands.size(), commands.toString());
     return commands.stream()
         .map(
             words ->
