@@ -138,12 +138,12 @@ final class ReportCommand implements Callable<Integer> {
   }
 
   /**
-   * The search section of a search experiment (one with rounds), its objective read from the stored
-   * matrix; null for a grid, or with a note on standard error when the stored matrix no longer
-   * loads.
+   * The search section of a search experiment, its objective read from the stored matrix; null for
+   * a grid, or with a note on standard error when the stored matrix no longer loads.
    */
   private static SearchSection search(ResultReader store, StoredExperiment found, PrintWriter err) {
-    if (store.search(found.id(), "all", "-").rounds().isEmpty()) {
+    // A matrix without the word has no search: the common case skips loading it again.
+    if (found.matrixYaml() == null || !found.matrixYaml().contains("search")) {
       return null;
     }
     Search search;
@@ -157,7 +157,14 @@ final class ReportCommand implements Callable<Integer> {
       return null;
     }
     String job = search.job().equals(Sample.AGGREGATE_JOB) ? null : search.job();
-    ReportData objective = store.report(found.id(), ReportSelection.of(job, search.metric()));
+    ReportData objective;
+    try {
+      objective = store.report(found.id(), ReportSelection.of(job, search.metric()));
+    } catch (TunelabException e) {
+      // Before the objective's first measurement there is nothing to say of the search.
+      err.println("tunelab: no search section yet: " + e.getMessage());
+      return null;
+    }
     return SearchSection.of(
         search, objective, store.search(found.id(), search.job(), search.metric()));
   }
