@@ -240,6 +240,33 @@ class SearchRunTest {
         "the inert knob's interval spans 0: " + effects.out());
   }
 
+  /** A search whose every trial failed: its report shows the cells and says why no answer. */
+  @Test
+  void theReportOfASearchThatMeasuredNothingShowsItsCells() throws Exception {
+    Path m = dir.resolve("failing.yaml");
+    Files.writeString(
+        m,
+        """
+        name: failing
+        search: {objective: maximize mib_per_s, budget: 8, confirm: 1}
+        matrix:
+          x: [1, 2, 3]
+        workload:
+          command: "false"
+          parser: metrics
+        """);
+    Path db = dir.resolve("failing.db");
+    Cli.tunelab("run", m.toString(), "--db", db.toString());
+
+    Cli.Result report = Cli.tunelab("report", "--db", db.toString());
+
+    assertEquals(0, report.code(), report.all());
+    assertTrue(report.out().contains("\nfailed trials:\n"), report.out());
+    assertTrue(
+        report.err().contains("no search section yet: experiment 1 (failing) has no metric"),
+        report.err());
+  }
+
   @Test
   void aRaceKilledMidRoundAndResumedEndsWithTheSameWinnerAndRunsNoTrialTwice() throws Exception {
     Path whole = dir.resolve("whole.db");
