@@ -1,7 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
-import io.tunelab.report.AxisNames;
+import io.tunelab.report.CandidateEffects;
 import io.tunelab.search.Effects;
 import io.tunelab.search.EffectsText;
 import io.tunelab.store.ReportData;
@@ -9,10 +9,7 @@ import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
 import io.tunelab.view.EffectsJson;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -72,20 +69,7 @@ final class EffectsCommand implements Callable<Integer> {
       data = store.report(id, ReportSelection.parse(job, chosen));
       metric = chosen;
     }
-    AxisNames axes = new AxisNames(data.paramNames());
-    List<Effects.Observation> observations = new ArrayList<>();
-    for (ReportData.Cell cell : data.cells()) {
-      if (cell.label().equals("default")) {
-        continue;
-      }
-      Map<String, String> levels = new LinkedHashMap<>();
-      cell.params().forEach((axis, value) -> levels.put(axes.shown(axis), value));
-      for (double v : cell.values(metric)) {
-        observations.add(new Effects.Observation(levels, v));
-      }
-    }
-    List<String> factors = data.paramNames().stream().map(axes::shown).toList();
-    Effects effects = Effects.of(metric, factors, observations);
+    Effects effects = CandidateEffects.of(data, metric);
     PrintWriter out = spec.commandLine().getOut();
     if (format.equals("json")) {
       out.println(EffectsJson.render(effects, data.experimentId(), data.name(), data.job()));

@@ -1,6 +1,7 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.Axis;
 import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.RepeatRule;
@@ -235,7 +236,7 @@ final class PlanCommand implements Callable<Integer> {
     Screen screen = null;
     if (search.method() == Search.Method.SCREEN) {
       try {
-        screen = new Screen(space, m.seed(), search.maximize(), search.raceBudget());
+        screen = Screen.of(search, m.axes(), space, m.seed());
       } catch (IllegalArgumentException e) {
         throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
       }
@@ -267,6 +268,21 @@ final class PlanCommand implements Callable<Integer> {
           new Race(space, m.seed(), search.maximize(), search.raceBudget()).next(List.of()).cells();
       out.printf("first round, in run order (%d candidates):%n", listed.size());
     } else {
+      out.println("levels, low and high:");
+      for (int a = 0; a < m.axes().size(); a++) {
+        Axis axis = m.axes().get(a);
+        List<Integer> two = screen.levels().get(a);
+        if (axis.values().size() >= 2) {
+          out.printf(
+              "  %s: %s, %s%s%n",
+              axis.name(),
+              axis.values().get(two.get(0)),
+              axis.values().get(two.get(1)),
+              search.levels().containsKey(axis.name())
+                  ? " (search.levels)"
+                  : " (first and last value)");
+        }
+      }
       listed = screen.design();
       out.printf("the design's cells (%d), each once a replicate:%n", listed.size());
     }

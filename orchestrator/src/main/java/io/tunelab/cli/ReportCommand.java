@@ -1,15 +1,19 @@
 package io.tunelab.cli;
 
 import io.tunelab.TunelabException;
+import io.tunelab.matrix.Search;
 import io.tunelab.report.ClassicReport;
 import io.tunelab.report.HtmlReport;
 import io.tunelab.report.Report;
 import io.tunelab.report.ReportFormat;
+import io.tunelab.report.SearchSection;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.ReportData;
 import io.tunelab.store.ReportSelection;
 import io.tunelab.store.ResultReader;
+import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.TrialCounts;
+import io.tunelab.workload.Sample;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +39,9 @@ import picocli.CommandLine.Spec;
       "Print an experiment's results (the latest by default): by default the classic read-ahead"
           + " tables, one block per case, one row per value of the last axis, with each"
           + " repetition's seconds, mean MiB/s, std MiB/s (population) and IOPS.",
+      "A search's report begins with its answer: the winner and its confirmation against"
+          + " default, the best mean so far against the trials spent, the candidates eliminated"
+          + " and why, and which axes mattered (text, md and --html).",
       "Exits 1 after printing when the experiment has trials that have not run."
     })
 final class ReportCommand implements Callable<Integer> {
@@ -108,12 +115,19 @@ final class ReportCommand implements Callable<Integer> {
               + " json");
     }
     Report report;
-    try (ResultReader store = Databases.openReader(db)) {
-      long id = experiment.find(store).id();
-      List<ReportData> data = store.reports(id, selection);
-      report = Report.build(data, new Report.Options(rows, cols, null));
-    }
     PrintWriter err = spec.commandLine().getErr();
+    try (ResultReader store = Databases.openReader(db)) {
+      StoredExperiment found = experiment.find(store);
+      List<ReportData> data = store.reports(found.id(), selection);
+      report = Report.build(data, new Report.Options(rows, cols, null));
+      SearchSection section =
+          chosen == ReportFormat.CSV || chosen == ReportFormat.JSON
+              ? null
+              : search(store, found, err);
+      if (section != null) {
+        report = report.withSearch(section);
+      }
+    }
     if (html != null) {
       write(html, HtmlReport.render(report, group));
       err.println("tunelab: wrote " + html);
@@ -121,6 +135,38 @@ final class ReportCommand implements Callable<Integer> {
       spec.commandLine().getOut().print(chosen.render(report));
     }
     return unfinished(report.data(), err);
+  }
+
+  /**
+   * The search section of a search experiment, its objective read from the stored matrix; null for
+   * a grid, or with a note on standard error when the stored matrix no longer loads.
+   */
+  private static SearchSection search(ResultReader store, StoredExperiment found, PrintWriter err) {
+    // A matrix without the word has no search: the common case skips loading it again.
+    if (found.matrixYaml() == null || !found.matrixYaml().contains("search")) {
+      return null;
+    }
+    Search search;
+    try {
+      search = StoredSteps.matrix(store, found).search();
+    } catch (TunelabException e) {
+      err.println("tunelab: no search section: the stored matrix does not load: " + e.getMessage());
+      return null;
+    }
+    if (search == null) {
+      return null;
+    }
+    String job = search.job().equals(Sample.AGGREGATE_JOB) ? null : search.job();
+    ReportData objective;
+    try {
+      objective = store.report(found.id(), ReportSelection.of(job, search.metric()));
+    } catch (TunelabException e) {
+      // Before the objective's first measurement there is nothing to say of the search.
+      err.println("tunelab: no search section yet: " + e.getMessage());
+      return null;
+    }
+    return SearchSection.of(
+        search, objective, store.search(found.id(), search.job(), search.metric()));
   }
 
   /** Exit code 1, with a note on standard error, for an experiment with trials left to run. */

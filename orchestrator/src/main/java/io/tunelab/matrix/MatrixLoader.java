@@ -353,7 +353,7 @@ public final class MatrixLoader {
   /** The matrix's search; one over a kernel axis, or with repetitions of its own, is refused. */
   private Search search(YamlNode.Mapping top, Map<String, String> settings, List<AxisDraft> axes) {
     YamlNode node = top.get("search");
-    Search search = new SearchReader(in).read(node);
+    Search search = new SearchReader(in).read(node, axes);
     if (node == null) {
       return null;
     }

@@ -2,12 +2,16 @@ package io.tunelab.matrix;
 
 import io.tunelab.yaml.DidYouMean;
 import io.tunelab.yaml.YamlNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /** Reads {@code search:} into a {@link Search}, every problem at its key. */
 final class SearchReader {
-  private static final List<String> KEYS = List.of("objective", "method", "budget", "confirm");
+  private static final List<String> KEYS =
+      List.of("objective", "method", "budget", "confirm", "levels");
   private static final List<String> METHODS = List.of("race", "screen");
   private static final Pattern OBJECTIVE =
       Pattern.compile("(maximize|minimize)\\s+(?:(\\S+)\\.)?([a-z][a-z0-9_]*)");
@@ -23,8 +27,11 @@ final class SearchReader {
     this.in = in;
   }
 
-  /** The search, or null when the matrix has none (or it has problems, which are reported). */
-  Search read(YamlNode node) {
+  /**
+   * The search over {@code axes}, or null when the matrix has none (or it has problems, which are
+   * reported).
+   */
+  Search read(YamlNode node, List<AxisDraft> axes) {
     if (node == null) {
       return null;
     }
@@ -86,6 +93,7 @@ final class SearchReader {
               + "; it needs at least "
               + MIN_RACE);
     }
+    Map<String, List<String>> levels = levels(map.get("levels"), method, axes);
     if (m == null || !m.matches()) {
       return null;
     }
@@ -95,6 +103,113 @@ final class SearchReader {
         m.group(1).equals("maximize"),
         budget,
         confirm,
-        method);
+        method,
+        levels);
+  }
+
+  /**
+   * {@code search.levels}: a screen's two levels of some axes, each key an axis (as written, or the
+   * part after its last dot when that names one axis) and each value two of its values; by the
+   * axis's name as written.
+   */
+  private Map<String, List<String>> levels(
+      YamlNode node, Search.Method method, List<AxisDraft> axes) {
+    Map<String, List<String>> levels = new LinkedHashMap<>();
+    if (node == null) {
+      return levels;
+    }
+    if (method != Search.Method.SCREEN) {
+      in.problem(
+          node.position(),
+          "search.levels",
+          "levels are a screen's: add method: screen, or remove levels (a race draws from every"
+              + " value)");
+      return levels;
+    }
+    YamlNode.Mapping map = in.mapping(node, "search.levels");
+    if (map == null) {
+      return levels;
+    }
+    List<String> names = axes.stream().map(a -> a.name).toList();
+    for (YamlNode.Entry e : map.entries()) {
+      String key = "search.levels." + e.key();
+      AxisDraft axis = axis(e.key(), axes);
+      if (axis == null) {
+        in.problem(
+            e.keyPosition(),
+            key,
+            "'"
+                + e.key()
+                + "' is not an axis of the matrix"
+                + DidYouMean.hint(e.key(), names)
+                + " (axes: "
+                + String.join(", ", names)
+                + ")");
+        continue;
+      }
+      List<String> two = two(e.value(), key, axis);
+      if (two != null) {
+        levels.put(axis.name, two);
+      }
+    }
+    return levels;
+  }
+
+  /** The axis {@code key} names: as written, or by the part after its last dot. */
+  private static AxisDraft axis(String key, List<AxisDraft> axes) {
+    for (AxisDraft a : axes) {
+      if (a.name.equals(key)) {
+        return a;
+      }
+    }
+    List<AxisDraft> bySuffix = axes.stream().filter(a -> a.name.endsWith("." + key)).toList();
+    return bySuffix.size() == 1 ? bySuffix.get(0) : null;
+  }
+
+  /** Two different values of {@code axis}, or null (with a problem). */
+  private List<String> two(YamlNode node, String key, AxisDraft axis) {
+    List<String> values = axis.values.stream().map(ValueAt::value).toList();
+    YamlNode.Sequence list = in.sequence(node, key);
+    if (list == null) {
+      return null;
+    }
+    if (list.items().size() != 2) {
+      in.problem(
+          node.position(),
+          key,
+          "a screen takes two levels of an axis, low and high; got "
+              + list.items().size()
+              + " (values: "
+              + String.join(", ", values)
+              + ")");
+      return null;
+    }
+    List<String> two = new ArrayList<>();
+    for (YamlNode item : list.items()) {
+      String v = in.text(item, key);
+      if (v == null) {
+        return null;
+      }
+      if (!values.contains(v)) {
+        in.problem(
+            item.position(),
+            key,
+            "'"
+                + v
+                + "' is not a value of "
+                + axis.name
+                + DidYouMean.hint(v, values)
+                + " (values: "
+                + String.join(", ", values)
+                + ")");
+        return null;
+      }
+      two.add(v);
+    }
+    if (two.get(0).equals(two.get(1))) {
+      in.problem(node.position(), key, "the two levels are the same value, " + two.get(0));
+      return null;
+    }
+    return two;
   }
 }

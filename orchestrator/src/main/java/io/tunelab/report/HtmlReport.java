@@ -54,6 +54,9 @@ public final class HtmlReport {
           .append(Html.escape(report.unfinished()))
           .append("</p>\n");
     }
+    if (report.search() != null) {
+      search(page, report.search());
+    }
     page.append("<section id=\"charts\">\n");
     if (charts.isEmpty()) {
       page.append("<p>Nothing measured yet: no charts.</p>\n");
@@ -79,6 +82,58 @@ public final class HtmlReport {
     notes(page, report);
     page.append("</section>\n<script>\n").append(CHECK).append("</script>\n</body>\n</html>\n");
     return page.toString();
+  }
+
+  /**
+   * A search's section: its summary, the best so far as a chart and a table, the eliminated
+   * candidates and which axes mattered.
+   */
+  private static void search(StringBuilder page, SearchSection s) {
+    page.append("<section id=\"search\">\n<h2>Search</h2>\n");
+    for (String line : SearchLines.summary(s)) {
+      page.append("<p>").append(Html.escape(line)).append("</p>\n");
+    }
+    if (!s.bestSoFar().isEmpty()) {
+      String metric = s.objective().substring(s.objective().indexOf(' ') + 1);
+      page.append("<figure>\n")
+          .append(
+              new ProgressChart(
+                      "best so far: " + s.objective(),
+                      metric + (s.unit() == null ? "" : " (" + s.unit() + ")"),
+                      s.bestSoFar())
+                  .svg())
+          .append("</figure>\n");
+    }
+    for (SearchLines.Part p : SearchLines.parts(s)) {
+      page.append("<h3>").append(Html.escape(p.heading())).append("</h3>\n");
+      if (!p.isTable()) {
+        page.append("<ul>\n");
+        for (String l : p.lines()) {
+          page.append("<li>").append(Html.escape(l)).append("</li>\n");
+        }
+        page.append("</ul>\n");
+        continue;
+      }
+      page.append("<table>\n<thead><tr>");
+      for (int i = 0; i < p.header().size(); i++) {
+        page.append(p.right().get(i) ? "<th class=\"num\">" : "<th>")
+            .append(Html.escape(p.header().get(i)))
+            .append("</th>");
+      }
+      page.append("</tr></thead>\n<tbody>\n");
+      for (List<String> row : p.rows()) {
+        page.append("<tr>");
+        for (int i = 0; i < row.size(); i++) {
+          page.append(p.right().get(i) ? "<td class=\"num\">" : "<td>")
+              .append(Html.escape(row.get(i)))
+              .append("</td>");
+        }
+        page.append("</tr>\n");
+      }
+      page.append("</tbody>\n</table>\n");
+      page.append("<p class=\"caption\">").append(Html.escape(p.note())).append("</p>\n");
+    }
+    page.append("</section>\n");
   }
 
   private static String caption(Report r) {
@@ -302,7 +357,7 @@ public final class HtmlReport {
       .headline { font-weight: bold; }
       .unfinished { color: #a40; }
       figure { margin: 1em 0; }
-      svg.tunelab-chart { max-width: 100%; height: auto; display: block; }
+      svg.tunelab-chart, svg.tunelab-progress { max-width: 100%; height: auto; display: block; }
       svg text { font-family: sans-serif; font-size: 13px; fill: #222; }
       svg text.title { font-size: 15px; font-weight: bold; }
       svg text.tick, svg text.group { font-size: 12px; }
@@ -312,6 +367,8 @@ public final class HtmlReport {
       svg path.error { stroke: #222; stroke-width: 1.5; fill: none; }
       svg rect.ci { fill: #888; fill-opacity: .55; }
       svg circle.point { fill: #222; stroke: #fff; stroke-width: 1; }
+      svg path.best { stroke: #0072B2; stroke-width: 2; fill: none; }
+      svg circle.best { fill: #D55E00; stroke: #fff; stroke-width: 1; }
       .caption { font-size: .9em; color: #555; }
       table { border-collapse: collapse; font-family: monospace; font-size: 13px; }
       th, td { padding: 2px 10px; border-bottom: 1px solid #eee; text-align: left; }

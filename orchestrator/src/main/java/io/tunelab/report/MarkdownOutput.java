@@ -15,6 +15,9 @@ final class MarkdownOutput {
     for (String line : r.preamble()) {
       out.append(escape(line)).append("\n\n");
     }
+    if (r.search() != null) {
+      search(out, r.search());
+    }
     if (r.legend() != null) {
       out.append(escape(r.legend())).append("\n\n");
     }
@@ -55,6 +58,22 @@ final class MarkdownOutput {
       out.append(escape(r.unfinished())).append("\n\n");
     }
     return out.toString().stripTrailing() + "\n";
+  }
+
+  /** A search's section: its summary as a list, then each part's heading and table or list. */
+  private static void search(StringBuilder out, SearchSection s) {
+    list(out, SearchLines.summary(s));
+    out.append('\n');
+    for (SearchLines.Part p : SearchLines.parts(s)) {
+      out.append(escape(p.heading())).append(":\n\n");
+      if (p.isTable()) {
+        table(out, p.header(), p.right(), p.rows());
+        out.append('\n').append(escape(p.note())).append('\n');
+      } else {
+        list(out, p.lines());
+      }
+      out.append('\n');
+    }
   }
 
   static String comparison(Comparison c) {

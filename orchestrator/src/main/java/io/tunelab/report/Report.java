@@ -30,6 +30,7 @@ import java.util.Set;
  * @param sideBySide the jobs' metrics whose means stand side by side in the table, in column order;
  *     empty for a report of one job and one metric ({@code data}, {@code metric} and {@code
  *     warnings} then hold the first of them)
+ * @param search what the report says of a search besides its cells; null for a grid
  */
 public record Report(
     ReportData data,
@@ -44,7 +45,8 @@ public record Report(
     List<BootSpread> boots,
     Warnings warnings,
     String unfinished,
-    List<JobMetric> sideBySide) {
+    List<JobMetric> sideBySide,
+    SearchSection search) {
 
   /**
    * One metric of one job in a table of several side by side, with the job's data and the warnings
@@ -130,7 +132,8 @@ public record Report(
         BootSpread.of(data, metric),
         Warnings.of(data.cells(), metric, unitOf(data, metric), Cell::label, data.about()),
         unfinished(data),
-        List.of());
+        List.of(),
+        null);
   }
 
   private static Report sideBySide(List<ReportData> jobs, Options options) {
@@ -171,7 +174,27 @@ public record Report(
         BootSpread.of(first.data(), first.metric()),
         first.warnings(),
         unfinished(data),
-        List.copyOf(shown));
+        List.copyOf(shown),
+        null);
+  }
+
+  /** This report with a search's section. */
+  public Report withSearch(SearchSection section) {
+    return new Report(
+        data,
+        metric,
+        classic,
+        layout,
+        axes,
+        preamble,
+        legend,
+        table,
+        failures,
+        boots,
+        warnings,
+        unfinished,
+        sideBySide,
+        section);
   }
 
   /** The heading of the boot spread lines: what they are about and how they are computed. */

@@ -31,6 +31,9 @@ final class TextOutput {
     for (String line : r.preamble()) {
       out.append(line).append('\n');
     }
+    if (r.search() != null) {
+      out.append('\n').append(search(r.search())).append('\n');
+    }
     if (r.legend() != null) {
       out.append(r.legend()).append('\n');
     }
@@ -88,6 +91,38 @@ final class TextOutput {
     }
     if (r.unfinished() != null) {
       out.append('\n').append(r.unfinished()).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** A search's section: its summary, then each part's heading and table or lines. */
+  static String search(SearchSection s) {
+    StringBuilder out = new StringBuilder();
+    for (String line : SearchLines.summary(s)) {
+      out.append(line).append('\n');
+    }
+    for (SearchLines.Part p : SearchLines.parts(s)) {
+      out.append('\n').append(p.heading()).append(":\n");
+      if (!p.isTable()) {
+        for (String l : p.lines()) {
+          out.append("  ").append(l).append('\n');
+        }
+        continue;
+      }
+      int[] width = new int[p.header().size()];
+      boolean[] right = new boolean[width.length];
+      for (int i = 0; i < width.length; i++) {
+        width[i] = p.header().get(i).length();
+        right[i] = p.right().get(i);
+        for (List<String> row : p.rows()) {
+          width[i] = Math.max(width[i], row.get(i).length());
+        }
+      }
+      out.append("  ").append(line(p.header(), width, right));
+      for (List<String> row : p.rows()) {
+        out.append("  ").append(line(row, width, right));
+      }
+      out.append("  ").append(p.note()).append('\n');
     }
     return out.toString();
   }

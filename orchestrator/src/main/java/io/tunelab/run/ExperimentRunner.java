@@ -304,7 +304,8 @@ public final class ExperimentRunner {
       return null;
     }
     try {
-      return SearchDesign.of(matrix.search(), Space.of(matrix.axes(), plan.cells()), matrix.seed());
+      return SearchDesign.of(
+          matrix.search(), matrix.axes(), Space.of(matrix.axes(), plan.cells()), matrix.seed());
     } catch (IllegalArgumentException e) {
       throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
     }

@@ -4,14 +4,8 @@ import io.tunelab.matrix.Kernels;
 import io.tunelab.matrix.Search;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.Trial;
+import io.tunelab.search.Confirmation;
 import io.tunelab.search.Rounds;
-import io.tunelab.stats.ChangeInterval;
-import io.tunelab.stats.Direction;
-import io.tunelab.stats.Interval;
-import io.tunelab.stats.MeanEstimate;
-import io.tunelab.stats.Summary;
-import io.tunelab.stats.Verdict;
-import io.tunelab.stats.Welch;
 import io.tunelab.store.SearchState;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialValue;
@@ -30,11 +24,6 @@ import java.util.TreeMap;
  * own value), {@code confirm} trials each, interleaved.
  */
 final class SearchTrials implements TrialSource {
-  /** Welch's level and the smallest change the confirmation calls one, as {@code compare}'s. */
-  private static final double LEVEL = 0.95;
-
-  private static final double MIN_CHANGE = 2.0;
-
   private final RunContext run;
   private final Search spec;
   private final Rounds rounds;
@@ -180,49 +169,23 @@ final class SearchTrials implements TrialSource {
 
   /** Prints the confirmation's verdict, as {@code compare} words it. */
   private void confirmed(List<TrialValue> done, int defaultOrdinal) {
-    int winner =
-        done.stream()
-            .filter(v -> v.cellOrdinal() != defaultOrdinal)
-            .reduce((a, b) -> b)
-            .map(TrialValue::cellOrdinal)
-            .orElse(0);
-    int lastRound =
-        done.stream()
-            .filter(v -> v.cellOrdinal() != winner && v.cellOrdinal() != defaultOrdinal)
-            .mapToInt(TrialValue::rep)
-            .max()
-            .orElse(0);
-    double[] base = values(done, defaultOrdinal, 0);
-    double[] next = values(done, winner, lastRound);
-    if (base.length < Welch.MIN_N || next.length < Welch.MIN_N) {
+    Confirmation c =
+        Confirmation.of(
+            done.stream()
+                .map(v -> new Confirmation.Value(v.cellOrdinal(), v.rep(), v.value()))
+                .toList(),
+            defaultOrdinal,
+            spec.maximize());
+    if (!c.tested()) {
       run.out().accept("search: confirmation has too few ok trials for a verdict");
       return;
     }
-    Summary b = Summary.of(base);
-    Summary n = Summary.of(next);
-    Welch w = Welch.test(b, n, LEVEL);
-    double percent = (n.mean() - b.mean()) / b.mean() * 100;
-    Interval ci = ChangeInterval.of(MeanEstimate.of(b), MeanEstimate.of(n), LEVEL);
-    Direction d = spec.maximize() ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
-    Verdict verdict =
-        Verdict.of(base.length < 3 || next.length < 3, w.p() < 1 - LEVEL, percent, MIN_CHANGE, d);
     run.out()
         .accept(
-            String.format(
-                Locale.ROOT,
-                "search: cell %d against default: %+.1f%% [%+.1f%%, %+.1f%%] %s, %s",
-                winner,
-                percent,
-                ci.low(),
-                ci.high(),
-                spec.job().equals("all") ? spec.metric() : spec.job() + "." + spec.metric(),
-                verdict.text()));
-  }
-
-  private static double[] values(List<TrialValue> done, int cell, int afterRep) {
-    return done.stream()
-        .filter(v -> v.cellOrdinal() == cell && v.rep() > afterRep && !Double.isNaN(v.value()))
-        .mapToDouble(TrialValue::value)
-        .toArray();
+            "search: cell "
+                + c.winner()
+                + " against default: "
+                + c.text(
+                    spec.job().equals("all") ? spec.metric() : spec.job() + "." + spec.metric()));
   }
 }

@@ -1,5 +1,7 @@
 package io.tunelab.search;
 
+import io.tunelab.matrix.Axis;
+import io.tunelab.matrix.Search;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -7,13 +9,13 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A two-level screen: every axis of two values or more at its first and last value, in a full
- * factorial when it fits the budget twice, else a Plackett–Burman design folded over (resolution
- * IV: no main effect aliased with a two-factor interaction) when that fits, else the
- * Plackett–Burman design alone (resolution III). Each round is one replicate of the design in a
- * fresh seeded order; the rounds end when the budget is spent, and the best design point by its
- * mean is the winner the confirmation measures. Which knobs mattered is {@code tunelab effects}' to
- * say.
+ * A two-level screen: every axis of two values or more at two levels (its first and last value
+ * unless {@code search.levels} gives others), in a full factorial when it fits the budget twice,
+ * else a Plackett–Burman design folded over (resolution IV: no main effect aliased with a
+ * two-factor interaction) when that fits, else the Plackett–Burman design alone (resolution III).
+ * Each round is one replicate of the design in a fresh seeded order; the rounds end when the budget
+ * is spent, and the best design point by its mean is the winner the confirmation measures. Which
+ * knobs mattered is {@code tunelab effects}' to say.
  */
 public final class Screen implements Rounds {
   /** Plackett–Burman generators (1946): the first row of each design, {@code +} the high level. */
@@ -27,17 +29,48 @@ public final class Screen implements Rounds {
 
   private final long seed;
   private final boolean maximize;
+  private final List<List<Integer>> levels;
   private final List<Integer> design;
   private final int replicates;
   private final String description;
 
   /**
+   * The screen of {@code search} over {@code space}, whose axes are {@code axes}: at the levels
+   * {@code search.levels()} gives, else at each axis's first and last value.
+   *
+   * @throws IllegalArgumentException as {@link #Screen(Space, long, boolean, int, List)}
+   */
+  public static Screen of(Search search, List<Axis> axes, Space space, long seed) {
+    List<List<Integer>> levels = new ArrayList<>();
+    for (Axis a : axes) {
+      List<String> two = search.levels().get(a.name());
+      levels.add(
+          two == null
+              ? List.of(0, a.values().size() - 1)
+              : List.of(a.values().indexOf(two.get(0)), a.values().indexOf(two.get(1))));
+    }
+    return new Screen(space, seed, search.maximize(), search.raceBudget(), levels);
+  }
+
+  /** A screen at each axis's first and last value. */
+  public Screen(Space space, long seed, boolean maximize, int raceBudget) {
+    this(space, seed, maximize, raceBudget, firstAndLast(space));
+  }
+
+  private static List<List<Integer>> firstAndLast(Space space) {
+    return space.sizes().stream().map(n -> List.of(0, n - 1)).toList();
+  }
+
+  /**
+   * @param levels each axis's low and high level, as indices of its values
    * @throws IllegalArgumentException when the space has no axis of two values, more than 23, or the
    *     smallest design does not fit {@code raceBudget}
    */
-  public Screen(Space space, long seed, boolean maximize, int raceBudget) {
+  public Screen(
+      Space space, long seed, boolean maximize, int raceBudget, List<List<Integer>> levels) {
     this.seed = seed;
     this.maximize = maximize;
+    this.levels = List.copyOf(levels);
     List<Integer> factors = new ArrayList<>();
     for (int a = 0; a < space.sizes().size(); a++) {
       if (space.sizes().get(a) >= 2) {
@@ -77,10 +110,13 @@ public final class Screen implements Rounds {
     Map<List<Integer>, Integer> byIndices = space.byIndices();
     List<Integer> cells = new ArrayList<>();
     for (boolean[] row : rows) {
-      List<Integer> at = new ArrayList<>(Collections.nCopies(space.sizes().size(), 0));
+      List<Integer> at = new ArrayList<>();
+      for (List<Integer> two : levels) {
+        at.add(two.get(0));
+      }
       for (int f = 0; f < k; f++) {
         int axis = factors.get(f);
-        at.set(axis, row[f] ? space.sizes().get(axis) - 1 : 0);
+        at.set(axis, levels.get(axis).get(row[f] ? 1 : 0));
       }
       Integer ordinal = byIndices.get(at);
       if (ordinal != null && !cells.contains(ordinal)) {
@@ -106,6 +142,11 @@ public final class Screen implements Rounds {
   /** The design and its size, as {@code plan} prints it. */
   public String description() {
     return description;
+  }
+
+  /** Each axis's low and high level, as indices of its values, in the matrix's order. */
+  public List<List<Integer>> levels() {
+    return levels;
   }
 
   /** The design's cells (ordinals of the space), in design order. */

@@ -48,6 +48,13 @@ public interface ResultReader extends AutoCloseable {
   /** The ordinal of the cell a search experiment's last round names its winner; empty if none. */
   OptionalInt searchWinner(long experimentId);
 
+  /**
+   * A search experiment's trials with their value of {@code job}'s {@code metric} (its objective),
+   * in run order, and its candidates' states per round; no rounds for an experiment that is not a
+   * search.
+   */
+  SearchRecord search(long experimentId, String job, String metric);
+
   /** What cell {@code ordinal} of the experiment set on its hosts; empty for no such cell. */
   Optional<CellSettings> cellSettings(long experimentId, int ordinal);
 

@@ -44,9 +44,42 @@ class PlanSearchTest {
             + " confirm its best cell against default); the grid of this space runs 240 trials a"
             + " repetition",
         lines.get(0));
-    assertEquals("the design's cells (16), each once a replicate:", lines.get(1));
-    assertEquals(18, lines.size(), r.out());
     assertEquals(
-        "     1  read_ahead_kb=128/max_sectors_kb=64/scheduler=none/nr_requests=16", lines.get(2));
+        List.of(
+            "levels, low and high:",
+            "  local.block.loop0.read_ahead_kb: 128, 4096 (first and last value)",
+            "  local.block.loop0.max_sectors_kb: 64, 1024 (first and last value)",
+            "  local.block.loop0.scheduler: none, mq-deadline (first and last value)",
+            "  local.block.loop0.nr_requests: 16, 128 (first and last value)",
+            "the design's cells (16), each once a replicate:"),
+        lines.subList(1, 7));
+    assertEquals(23, lines.size(), r.out());
+    assertEquals(
+        "     1  read_ahead_kb=128/max_sectors_kb=64/scheduler=none/nr_requests=16", lines.get(7));
+  }
+
+  @Test
+  void aScreenAtLevelsOfItsOwnDesignsOverThoseValues() {
+    String matrix = RepoFiles.testResources("matrix/valid/search-screen-levels.yaml").toString();
+    Cli.Result r = Cli.tunelab("plan", matrix);
+
+    assertEquals(0, r.code(), r.all());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(
+        List.of(
+            "levels, low and high:",
+            "  local.block.loop0.read_ahead_kb: 256, 4096 (search.levels)",
+            "  local.block.loop0.scheduler: mq-deadline, none (search.levels)",
+            "the design's cells (4), each once a replicate:"),
+        lines.subList(1, 5),
+        r.out());
+    assertEquals(
+        List.of(
+            "     4  read_ahead_kb=256/scheduler=mq-deadline",
+            "     6  read_ahead_kb=4096/scheduler=mq-deadline",
+            "     3  read_ahead_kb=256/scheduler=none",
+            "     5  read_ahead_kb=4096/scheduler=none"),
+        lines.subList(5, lines.size()),
+        r.out());
   }
 }

@@ -132,6 +132,7 @@ class SearchRunTest {
                 .size()
             > 5,
         "eliminations keep their reasons");
+    assertTheReportAnswers(db, won);
     List<List<String>> counts =
         SqliteQuery.rows(
             db,
@@ -147,6 +148,49 @@ class SearchRunTest {
             "select sum(c.label = 'default'), sum(c.label != 'default')"
                 + " from trials t join cells c on c.id = t.cell_id"
                 + " where t.seq > (select max(seq) - 10 from trials)"));
+  }
+
+  /**
+   * The report of the race: the winner and its confirmation above the cells, the best so far, the
+   * eliminated candidates with their reasons, the strong knobs first among the axes; its HTML page
+   * charts the best so far.
+   */
+  private void assertTheReportAnswers(Path db, String won) throws Exception {
+    Cli.Result report = Cli.tunelab("report", "--db", db.toString());
+    assertEquals(0, report.code(), report.all());
+    String out = report.out();
+    assertTrue(out.contains("\nwinner: cell "), out);
+    assertTrue(out.contains(" (" + won + ")\n"), out);
+    assertTrue(
+        out.matches(
+            "(?s).*\nconfirmation: cell \\d+ \\(5 trials\\) against default \\(5\\): \\+.*better.*"),
+        out);
+    assertTrue(out.indexOf("\nwinner: ") < out.indexOf("t1.."), "the answer comes first: " + out);
+    assertTrue(out.contains("\nbest so far against trials spent"), out);
+    assertTrue(
+        Pattern.compile("(?m)^ +\\d+ +\\d+ +\\d+ +[0-9.]+ +\\d+ +read_ahead_kb=")
+            .matcher(out)
+            .find(),
+        out);
+    assertTrue(
+        out.matches(
+            "(?s).*\n  after round \\d+: cell \\d+ \\([^)]*\\): worse than cell \\d+ over rounds .*"),
+        out);
+    List<String> axes =
+        out.substring(out.indexOf("\nwhich axes mattered:"))
+            .lines()
+            .skip(3)
+            .limit(2)
+            .map(l -> l.strip().split(" +")[0])
+            .sorted()
+            .toList();
+    assertEquals(List.of("max_sectors_kb", "read_ahead_kb"), axes, out);
+    Path page = dir.resolve("race.html");
+    Cli.Result html = Cli.tunelab("report", "--html", page.toString(), "--db", db.toString());
+    assertEquals(0, html.code(), html.all());
+    String text = Files.readString(page);
+    assertTrue(text.contains("<svg class=\"tunelab-progress\""), text);
+    assertTrue(text.contains("<path class=\"best\" d=\"M"), text);
   }
 
   /**
@@ -194,6 +238,33 @@ class SearchRunTest {
     assertTrue(
         Double.parseDouble(inert.group(1)) < 0 && Double.parseDouble(inert.group(2)) > 0,
         "the inert knob's interval spans 0: " + effects.out());
+  }
+
+  /** A search whose every trial failed: its report shows the cells and says why no answer. */
+  @Test
+  void theReportOfASearchThatMeasuredNothingShowsItsCells() throws Exception {
+    Path m = dir.resolve("failing.yaml");
+    Files.writeString(
+        m,
+        """
+        name: failing
+        search: {objective: maximize mib_per_s, budget: 8, confirm: 1}
+        matrix:
+          x: [1, 2, 3]
+        workload:
+          command: "false"
+          parser: metrics
+        """);
+    Path db = dir.resolve("failing.db");
+    Cli.tunelab("run", m.toString(), "--db", db.toString());
+
+    Cli.Result report = Cli.tunelab("report", "--db", db.toString());
+
+    assertEquals(0, report.code(), report.all());
+    assertTrue(report.out().contains("\nfailed trials:\n"), report.out());
+    assertTrue(
+        report.err().contains("no search section yet: experiment 1 (failing) has no metric"),
+        report.err());
   }
 
   @Test

@@ -98,6 +98,7 @@ final class CellText {
           .append(m.search().budget())
           .append(", confirm ")
           .append(m.search().confirm())
+          .append(m.search().levels().isEmpty() ? "" : ", levels " + m.search().levels())
           .append('\n');
     }
     if (m.noise() != Noise.WARN) {

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** Screens: which design fits the budget, its balance, its rounds and its winner. */
@@ -121,5 +123,24 @@ class ScreenTest {
     assertEquals(List.of(), end.cells(), "2 replicates of 4 cells spend the 8 trials");
     assertEquals(9, end.winner(), "minimize: the cell of the lowest mean");
     assertEquals(List.of(1, 3, 7, 9), screen.design().stream().sorted().toList());
+  }
+
+  @Test
+  void levelsOfItsOwnReplaceTheFirstAndLastValue() {
+    Space space = grid(3, 4, 2);
+    // Axis 0 at its second and third value, axis 1 at its third and first (high below low).
+    List<List<Integer>> levels = List.of(List.of(1, 2), List.of(2, 0), List.of(0, 1));
+    Screen screen = new Screen(space, 5, true, 32, levels);
+
+    assertEquals(8, screen.design().size(), screen.description());
+    Map<Integer, Set<Integer>> seen = new HashMap<>();
+    for (int cell : screen.design()) {
+      List<Integer> at = space.indices().get(cell - 1);
+      for (int a = 0; a < at.size(); a++) {
+        seen.computeIfAbsent(a, k -> new TreeSet<>()).add(at.get(a));
+      }
+    }
+    assertEquals(Map.of(0, Set.of(1, 2), 1, Set.of(0, 2), 2, Set.of(0, 1)), seen);
+    assertEquals(levels, screen.levels());
   }
 }

@@ -10,6 +10,7 @@ import io.tunelab.store.ResultReader;
 import io.tunelab.store.ResultTable;
 import io.tunelab.store.RunConditions;
 import io.tunelab.store.SampleSink;
+import io.tunelab.store.SearchRecord;
 import io.tunelab.store.StoredExperiment;
 import io.tunelab.store.StoredFile;
 import io.tunelab.store.TrialCounts;
@@ -72,6 +73,11 @@ public class JdbcResultReader implements ResultReader {
   @Override
   public OptionalInt searchWinner(long experimentId) {
     return SqliteCellSettings.winner(tx, experimentId);
+  }
+
+  @Override
+  public SearchRecord search(long experimentId, String job, String metric) {
+    return SqliteSearchRecord.load(tx, experimentId, job, metric);
   }
 
   @Override
