@@ -265,7 +265,13 @@ final class PlanCommand implements Callable<Integer> {
     List<Integer> listed;
     if (screen == null) {
       listed =
-          new Race(space, m.seed(), search.maximize(), search.raceBudget()).next(List.of()).cells();
+          BootPlan.of(m)
+              .blocks(
+                  new Race(space, m.seed(), search.maximize(), search.raceBudget())
+                      .next(List.of())
+                      .cells(),
+                  all,
+                  1);
       out.printf("first round, in run order (%d candidates):%n", listed.size());
     } else {
       out.println("levels, low and high:");

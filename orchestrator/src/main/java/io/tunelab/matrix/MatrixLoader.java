@@ -192,7 +192,7 @@ public final class MatrixLoader {
             order,
             boots > 1 && bootOrder == Matrix.BootOrder.INTERLEAVED);
     set.reportUntaken(in, start(), paramsReader.declared(), axisNames(axes));
-    Search search = search(top, settings, axes);
+    Search search = search(top, axes);
     Matrix matrix =
         new Matrix(
             file,
@@ -350,26 +350,12 @@ public final class MatrixLoader {
     return node == null ? fallback : in.integer(node, set.keyOf(key), min, max, fallback);
   }
 
-  /** The matrix's search; one over a kernel axis, or with repetitions of its own, is refused. */
-  private Search search(YamlNode.Mapping top, Map<String, String> settings, List<AxisDraft> axes) {
+  /** The matrix's search; one with repetitions, boots or an order of its own is refused. */
+  private Search search(YamlNode.Mapping top, List<AxisDraft> axes) {
     YamlNode node = top.get("search");
     Search search = new SearchReader(in).read(node, axes);
     if (node == null) {
       return null;
-    }
-    boolean kernels = settings.keySet().stream().anyMatch(Kernels::isKey);
-    for (AxisDraft a : axes) {
-      kernels |= Kernels.isKey(a.name);
-      for (Map<String, String> c : a.cases.values()) {
-        kernels |= c.keySet().stream().anyMatch(Kernels::isKey);
-      }
-    }
-    if (kernels) {
-      in.problem(
-          node.position(),
-          "search",
-          "a search does not boot kernels in this version: compare kernels with a ROLE.kernel"
-              + " axis and no search, or search on one kernel");
     }
     for (String key : List.of("repeat", "boots", "order")) {
       YamlNode other = top.get(key);

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Which release each host runs in each trial, and in which of its boots (docs/kernels.md). Trials
@@ -180,6 +181,36 @@ public final class BootPlan {
           wants.put(host, new Want(release, round));
         });
     return wants;
+  }
+
+  /**
+   * A search's round in blocks of one combination of releases, so that a round boots each host as
+   * rarely as it can: the blocks in the order their releases first appear among {@code all} cells,
+   * reversed in even rounds (A B, then B A: a round begins on the release the last one ended on),
+   * the cells of a block in the round's own order.
+   *
+   * @param round ordinals of {@code all} (from 1), in the order the search drew them
+   * @param number the round's number, from 1
+   */
+  public List<Integer> blocks(List<Integer> round, List<Cell> all, int number) {
+    if (none()) {
+      return round;
+    }
+    List<List<String>> rank = new ArrayList<>();
+    for (Cell c : all) {
+      List<String> g = group(c);
+      if (!rank.contains(g)) {
+        rank.add(g);
+      }
+    }
+    Map<Integer, List<Integer>> byBlock = new TreeMap<>();
+    for (int ordinal : round) {
+      int r = rank.indexOf(group(all.get(ordinal - 1)));
+      byBlock.computeIfAbsent(number % 2 == 0 ? -r : r, k -> new ArrayList<>()).add(ordinal);
+    }
+    List<Integer> ordered = new ArrayList<>();
+    byBlock.values().forEach(ordered::addAll);
+    return ordered;
   }
 
   /** The releases a cell asks of the booted hosts, in host order: trials are grouped by it. */

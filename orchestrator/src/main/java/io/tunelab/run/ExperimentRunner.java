@@ -303,12 +303,24 @@ public final class ExperimentRunner {
     if (matrix.search() == null) {
       return null;
     }
+    Rounds design;
     try {
-      return SearchDesign.of(
-          matrix.search(), matrix.axes(), Space.of(matrix.axes(), plan.cells()), matrix.seed());
+      design =
+          SearchDesign.of(
+              matrix.search(), matrix.axes(), Space.of(matrix.axes(), plan.cells()), matrix.seed());
     } catch (IllegalArgumentException e) {
       throw new TunelabException(TunelabException.BAD_INPUT, "search.method: " + e.getMessage());
     }
+    BootPlan boots = BootPlan.of(matrix);
+    if (boots.none()) {
+      return design;
+    }
+    // Over a kernel axis each round runs in blocks of one release, so it boots as little as it can.
+    return measured -> {
+      Rounds.Decision d = design.next(measured);
+      return new Rounds.Decision(
+          boots.blocks(d.cells(), plan.cells(), measured.size() + 1), d.states(), d.winner());
+    };
   }
 
   /** The parts the trial loop drives, on the run's shared context. */
@@ -324,16 +336,21 @@ public final class ExperimentRunner {
     TrialExecutor executor = new TrialExecutor(matrix, run.hosts(), run.states().knobs(), trace);
     // A search adds its default cell when its confirmation begins.
     List<Cell> cells = new ArrayList<>(plan.cells());
-    return new TrialLoop.Parts(
-        executor,
-        new HostRecovery(run, recovery),
-        new CellSteps(run, matrix, knobs, executor, vars),
+    HostBoots boots =
         new HostBoots(
             run,
             bootPlan,
             cells,
             plan.trials(),
-            host -> readOriginals(run.hosts(), knobs, cells, vars, host, run.states().get(host))),
+            host -> readOriginals(run.hosts(), knobs, cells, vars, host, run.states().get(host)));
+    if (matrix.search() != null) {
+      boots.allowOneBootPerTrial(matrix.search().budget());
+    }
+    return new TrialLoop.Parts(
+        executor,
+        new HostRecovery(run, recovery),
+        new CellSteps(run, matrix, knobs, executor, vars),
+        boots,
         knobs,
         cells,
         new CellTargets(matrix.repeatRule(), store));

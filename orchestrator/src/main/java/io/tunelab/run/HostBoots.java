@@ -93,6 +93,14 @@ final class HostBoots {
     }
   }
 
+  /**
+   * The guard's limit for a search, whose trials are drawn as it goes: a boot before each of its
+   * {@code trials} at most, and one home.
+   */
+  void allowOneBootPerTrial(int trials) {
+    limits.replaceAll((host, planned) -> trials + 1 + SPARE_BOOTS);
+  }
+
   /** The release each booted host ran when the experiment started. */
   Map<String, String> start() {
     return start;

@@ -32,6 +32,33 @@ class PlanSearchTest {
   }
 
   @Test
+  void aRaceOverAKernelAxisRunsItsFirstRoundInOneBlockPerRelease() {
+    Cli.Result r =
+        Cli.tunelab(
+            "plan",
+            RepoFiles.testResources("matrix/valid/search-kernels.yaml").toString(),
+            "--hosts",
+            RepoFiles.repoRoot().resolve("matrices/studies/hosts.example.yaml").toString());
+
+    assertEquals(0, r.code(), r.all());
+    List<String> round =
+        r.out().lines().filter(l -> l.startsWith("  ")).map(l -> l.split("kernel=")[1]).toList();
+    assertEquals(5, round.size(), r.out());
+    List<String> releases =
+        round.stream().map(l -> l.substring(0, l.indexOf('/'))).distinct().toList();
+    assertEquals(2, releases.size(), r.out());
+    // One change of release in the round: every cell of the first block, then the other's.
+    long changes = 0;
+    for (int i = 1; i < round.size(); i++) {
+      changes +=
+          round.get(i).startsWith(releases.get(0)) == round.get(i - 1).startsWith(releases.get(0))
+              ? 0
+              : 1;
+    }
+    assertEquals(1, changes, r.out());
+  }
+
+  @Test
   void aScreensPlanIsItsDesignAndItsCells() {
     String matrix = RepoFiles.testResources("matrix/valid/search-screen.yaml").toString();
     Cli.Result r = Cli.tunelab("plan", matrix);

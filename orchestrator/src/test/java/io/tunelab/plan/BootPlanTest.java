@@ -171,6 +171,24 @@ class BootPlanTest {
   }
 
   @Test
+  void aSearchRoundRunsInBlocksOfOneReleaseThatAlternateFromRoundToRound() {
+    Matrix m = load("");
+    List<Cell> cells = ExperimentPlan.of(m).cells(); // 1M/A, 1M/B, 4M/A, 4M/B
+    BootPlan boots = BootPlan.of(m);
+    List<Integer> drawn = List.of(4, 1, 2, 3);
+
+    assertEquals(List.of(1, 3, 4, 2), boots.blocks(drawn, cells, 1), "A's block, then B's");
+    assertEquals(List.of(4, 2, 1, 3), boots.blocks(drawn, cells, 2), "B's, then A's");
+    assertEquals(List.of(3, 2), boots.blocks(List.of(2, 3), cells, 3), "A's first again");
+    Matrix none =
+        MatrixLoader.load("n.yaml", "name: n\nmatrix:\n  bs: [1M, 4M]\nworkload: {command: run}\n");
+    assertEquals(
+        List.of(2, 1),
+        BootPlan.of(none).blocks(List.of(2, 1), ExperimentPlan.of(none).cells(), 1),
+        "without a kernel axis the round keeps its order");
+  }
+
+  @Test
   void aHostNotNamedKeepsItsKernel() {
     assertTrue(BootPlan.of(load("")).hosts().stream().noneMatch("srv1"::equals));
     Matrix none =
