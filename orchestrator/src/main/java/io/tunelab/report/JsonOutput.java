@@ -175,6 +175,13 @@ final class JsonOutput {
         paired.put("t", num(r.paired().t()));
         row.put("paired", paired);
       }
+      if (r.boots() != null) {
+        Map<String, Object> boots = new LinkedHashMap<>();
+        boots.put("base", level(r.boots().base()));
+        boots.put("new", level(r.boots().next()));
+        boots.put("more", r.boots().advice().key());
+        row.put("boots", boots);
+      }
       rows.add(row);
     }
     doc.put("rows", rows);
@@ -244,6 +251,17 @@ final class JsonOutput {
       }
     }
     m.put("short_of_target", fellShort);
+    return m;
+  }
+
+  /** One side's per-boot means and spreads, the unit of its row's interval. */
+  private static Map<String, Object> level(BootLevels.Level l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("boots", l.boots());
+    m.put("trials", l.trials());
+    m.put("means", l.means().stream().map(JsonOutput::num).toList());
+    m.put("between_sd", Double.isNaN(l.between()) ? null : num(l.between()));
+    m.put("within_sd", Double.isNaN(l.within()) ? null : num(l.within()));
     return m;
   }
 
