@@ -217,7 +217,7 @@ final class JsonOutput {
     e.put("tool_version", about.toolVersion());
     e.put("overrides", d.overrides());
     e.put("workload", about.workload());
-    e.put("repeat", repeat(d.repetitions()));
+    e.put("repeat", repeat(d));
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (ReportData.Host h : d.hosts()) {
       Map<String, Object> host = new LinkedHashMap<>();
@@ -235,7 +235,8 @@ final class JsonOutput {
   }
 
   /** An adaptive repeat rule and the cells that fell short of it; null for a fixed count. */
-  private static Map<String, Object> repeat(ReportData.Repetitions r) {
+  private static Map<String, Object> repeat(ReportData d) {
+    ReportData.Repetitions r = d.repetitions();
     if (r == null) {
       return null;
     }
@@ -251,6 +252,24 @@ final class JsonOutput {
       }
     }
     m.put("short_of_target", fellShort);
+    if (r.rule().compares()) {
+      m.put("compare", r.rule().compare());
+      List<Map<String, Object>> ratios = new ArrayList<>();
+      for (RatioChecks c : RatioChecks.of(d)) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("group", c.group());
+        one.put("base", c.base());
+        one.put("value", c.value());
+        one.put("change_pct", num(c.change()));
+        one.put("change_ci", interval(c.interval()));
+        one.put("half_width", Double.isNaN(c.halfWidth()) ? null : num(c.halfWidth()));
+        one.put("held", c.held());
+        one.put("n", List.of(c.baseN(), c.newN()));
+        one.put("boots_as_unit", c.boots());
+        ratios.add(one);
+      }
+      m.put("ratios", ratios);
+    }
     return m;
   }
 
