@@ -86,4 +86,42 @@ class RatioChecksTest {
     GoldenFiles.assertMatches("report/compare-repeat.txt", ReportFormat.TEXT.render(r));
     GoldenFiles.assertMatches("report/compare-repeat.json", ReportFormat.JSON.render(r));
   }
+
+  @Test
+  void withTwoBootsASideTheRatioIsJudgedOnTheBootsMeans() {
+    List<Cell> cells = new ArrayList<>();
+    for (Cell c : data().cells()) {
+      List<Trial> trials = new ArrayList<>();
+      for (Trial t : c.trials()) {
+        String boot = c.ordinal() + (t.rep() <= c.trials().size() / 2 ? "a" : "b");
+        trials.add(
+            new Trial(
+                t.rep(),
+                false,
+                TrialStatus.OK,
+                null,
+                t.values(),
+                List.of(new ReportData.Boot("cli1", "6.1", boot, "ro"))));
+      }
+      cells.add(new Cell(c.ordinal(), c.label(), c.params(), trials, c.stats()));
+    }
+    ReportData d = data();
+    ReportData booted =
+        ReportData.builder(5, "compare-repeat")
+            .status(ExperimentStatus.FINISHED)
+            .counts(d.counts())
+            .job("all", List.of("all"))
+            .units(Map.of("mib_per_s", "MiB/s"))
+            .paramNames(d.paramNames())
+            .cells(cells)
+            .repetitions(d.repetitions())
+            .build();
+    List<RatioChecks> checks = RatioChecks.of(booted);
+    assertTrue(checks.get(1).boots(), checks.get(1).text());
+    assertTrue(checks.get(1).text().endsWith(", boots as the unit)"), checks.get(1).text());
+    Comparison c =
+        Comparison.axis(
+            booted, SCHED, "none", "mq-deadline", "mib_per_s", Comparison.Options.DEFAULT);
+    assertEquals(c.rows().get(1).interval(), checks.get(1).interval());
+  }
 }
