@@ -2,8 +2,9 @@
 # Benchmark: how often `compare` marks a row significant when there is no difference at all.
 # Simulates N pairs of cells drawn from one distribution (io.tunelab.matrix.FalsePositives) per
 # case: normal and right-skewed noise at a coefficient of variation of 1, 2 and 3 %, each under
-# a fixed `repeat: 5` and under `repeat: {min: 3, max: 12, target: 2%}`, every cell repeated as
-# the run's rule says and each pair tested as compare tests a row. Prints per case the mean
+# a fixed `repeat: 5` and under `repeat: {min: 3, max: 12, target: 2%}`, then with `compare:`
+# (both pilots fix one count for the pair), every cell repeated as the run's rule says and each
+# pair tested as compare tests a row. Prints per case the mean
 # repetitions per cell and `false-positive rate X% (nominal 5%)`. Touches no host and no
 # database; it asserts nothing (FalsePositivesTest runs a small seeded version).
 # Usage: bench/false-positives.sh [N [SEED]]     (default 20000 1)

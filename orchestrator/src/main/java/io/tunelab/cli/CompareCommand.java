@@ -42,6 +42,10 @@ import picocli.CommandLine.Spec;
       "The header names both sides and what else differs between them, one line each: kernels,"
           + " knob values (read_ahead_kb 128 → 256), host facts, and each host's kernel command"
           + " lines where they differ.",
+      "A row whose sides each ran on two boots or more (a kernel axis with boots: N) takes the"
+          + " per-boot means as its unit: its interval and test come from them, and a block under"
+          + " the table gives each side's between-boot and within-boot spread and whether more"
+          + " boots or more repetitions would narrow the interval.",
       "Exits 1 after printing when an experiment has trials that have not run."
     })
 final class CompareCommand implements Callable<Integer> {

@@ -117,14 +117,28 @@ final class PlanCommand implements Callable<Integer> {
           trials.size(),
           order,
           m.seed());
-      out.printf(
-          "repeat: %d to %d measured trials per cell, as many as its first %d ask for to bring the"
-              + " 95%% confidence half-width of %s within %s of the mean%n",
-          rule.min(),
-          rule.max(),
-          rule.min(),
-          rule.metric() != null ? rule.metric() : "mib_per_s (seconds where not recorded)",
-          RepeatRule.percent(rule.target()));
+      String metric =
+          rule.metric() != null ? rule.metric() : "mib_per_s (seconds where not recorded)";
+      if (rule.compares()) {
+        out.printf(
+            "repeat: %d to %d measured trials per cell, as many as the first %d of every cell of a"
+                + " group (cells sharing every other axis) ask for to bring the 95%% CI of each"
+                + " ratio over %s (value / first value) of %s within ±%s%s%n",
+            rule.min(),
+            rule.max(),
+            rule.min(),
+            rule.compare(),
+            metric,
+            RepeatRule.percent(rule.target()),
+            m.boots() > 1
+                ? "; with boots: " + m.boots() + " every planned trial runs, boots are the unit"
+                : "");
+      } else {
+        out.printf(
+            "repeat: %d to %d measured trials per cell, as many as its first %d ask for to bring"
+                + " the 95%% confidence half-width of %s within %s of the mean%n",
+            rule.min(), rule.max(), rule.min(), metric, RepeatRule.percent(rule.target()));
+      }
     } else {
       out.printf(
           "%s: %d cells x %d repetitions (+%d warm-up) = %d trials, order %s, seed %d%n",

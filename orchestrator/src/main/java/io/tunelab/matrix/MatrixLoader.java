@@ -180,7 +180,7 @@ public final class MatrixLoader {
 
     RepeatRule repeatRule =
         new RepeatReader(in, MAX_REPEAT)
-            .read(overridable(top, "repeat"), set.keyOf("repeat"), top.get("metric"));
+            .read(overridable(top, "repeat"), set.keyOf("repeat"), top.get("metric"), axes);
     int repeat = repeatRule.max();
     int warmup = (int) optionalInteger(top, "warmup", 0, MAX_REPEAT, 0);
     int boots = boots(top, repeatRule, settings, axes);
@@ -411,7 +411,8 @@ public final class MatrixLoader {
               + " boots the kernels of a ROLE.kernel axis or setting, and there is none;"
               + " to boot one host's kernel again and again, write e.g."
               + " settings: {client.kernel: default}");
-    } else if (repeatRule.adaptive()) {
+    } else if (repeatRule.adaptive() && !repeatRule.compares()) {
+      // With compare: every planned trial runs and the report judges the boots' means.
       in.problem(
           node.position(),
           "boots",

@@ -1,15 +1,17 @@
 package io.tunelab.matrix;
 
+import io.tunelab.yaml.DidYouMean;
 import io.tunelab.yaml.YamlNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads {@code repeat:} — a count, or {@code {min, max, target}} — and {@code metric:} into a
- * {@link RepeatRule}.
+ * Reads {@code repeat:} — a count, or {@code {min, max, target, compare}} — and {@code metric:}
+ * into a {@link RepeatRule}.
  */
 final class RepeatReader {
-  private static final List<String> KEYS = List.of("min", "max", "target");
+  private static final List<String> KEYS = List.of("min", "max", "target", "compare");
   private static final Pattern PERCENT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)%");
   private static final Pattern METRIC = Pattern.compile("[A-Za-z][A-Za-z0-9_.%/-]*");
   private static final int DEFAULT_MIN = 3;
@@ -26,7 +28,7 @@ final class RepeatReader {
    * @param node the {@code repeat:} value (or its {@code --set}), null when absent
    * @param key how messages name it
    */
-  RepeatRule read(YamlNode node, String key, YamlNode metricNode) {
+  RepeatRule read(YamlNode node, String key, YamlNode metricNode, List<AxisDraft> axes) {
     String metric = metric(metricNode);
     if (!(node instanceof YamlNode.Mapping map)) {
       int n = node == null ? 1 : (int) in.integer(node, key, 1, maxRepeat, 1);
@@ -53,7 +55,58 @@ final class RepeatReader {
       in.problem(minNode.position(), key + ".min", min + " is above max (" + max + ")");
       min = max;
     }
-    return new RepeatRule(min, max, target(targetNode, key + ".target"), metric);
+    double target = target(targetNode, key + ".target");
+    String compare = map.get("compare") == null ? null : compare(map.get("compare"), key, axes);
+    return new RepeatRule(min, max, target, metric, compare);
+  }
+
+  /**
+   * The compared axis as the matrix writes it; null, with a problem, when there is no such axis.
+   */
+  private String compare(YamlNode node, String key, List<AxisDraft> axes) {
+    String name = in.text(node, key + ".compare");
+    if (name == null) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    for (AxisDraft a : axes) {
+      if (a.name.equals(name)) {
+        if (a.values.size() >= 2) {
+          return name;
+        }
+        in.problem(
+            node.position(),
+            key + ".compare",
+            "axis '"
+                + name
+                + "' has "
+                + a.values.size()
+                + " value; compare needs an axis of two values or more");
+        return null;
+      }
+      names.add(a.name);
+    }
+    String hint = "";
+    for (AxisDraft a : axes) {
+      if (a.shortLabel().equals(name)) {
+        hint = "; did you mean '" + a.name + "'?";
+      }
+    }
+    if (hint.isEmpty()) {
+      hint = DidYouMean.hint(name, names);
+    }
+    in.problem(
+        node.position(),
+        key + ".compare",
+        "'"
+            + name
+            + "' is not an axis of the matrix"
+            + (hint.isEmpty()
+                ? names.isEmpty()
+                    ? " (the matrix has no axes)"
+                    : " (axes: " + String.join(", ", names) + ")"
+                : hint));
+    return null;
   }
 
   private double target(YamlNode node, String key) {

@@ -4,6 +4,7 @@ import io.tunelab.stats.Interval;
 import io.tunelab.stats.Summary;
 import io.tunelab.stats.TwoStage;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,10 +15,17 @@ import java.util.Locale;
  *
  * @param target the half-width as a fraction of the mean ({@code 0.02} for {@code 2%}); 0 for a
  *     fixed count
+ *     <p>With {@code compare}, the target is that of a ratio: cells that share every other axis
+ *     form a group, the first value of the compared axis is its base, and the pilots of all the
+ *     group's cells fix one count for all of them, the count at which the 95 % confidence interval
+ *     of each ratio (value / base, as {@code compare} computes it) would be within {@code target}
+ *     ({@link TwoStage#ratioSize}).
  * @param metric the main metric of the aggregate job, or null for the report's: {@code mib_per_s}
  *     where the workload records it, else {@code seconds}
+ * @param compare the axis (as the matrix writes it) whose values' ratios the target is about, or
+ *     null for each cell's own mean
  */
-public record RepeatRule(int min, int max, double target, String metric) {
+public record RepeatRule(int min, int max, double target, String metric, String compare) {
   /** The confidence level of the interval the rule judges. */
   public static final double LEVEL = 0.95;
 
@@ -26,6 +34,19 @@ public record RepeatRule(int min, int max, double target, String metric) {
       throw new IllegalArgumentException(
           "need 1 <= min <= max and 0 <= target < 1; got " + min + ", " + max + ", " + target);
     }
+    if (compare != null && target == 0) {
+      throw new IllegalArgumentException("a compared axis needs a target");
+    }
+  }
+
+  /** A rule about each cell's own mean. */
+  public RepeatRule(int min, int max, double target, String metric) {
+    this(min, max, target, metric, null);
+  }
+
+  /** Whether the target is that of the ratios between the values of an axis. */
+  public boolean compares() {
+    return compare != null;
   }
 
   /** {@code n} repetitions, whatever they show. */
@@ -58,9 +79,29 @@ public record RepeatRule(int min, int max, double target, String metric) {
     return mean == 0 ? Double.POSITIVE_INFINITY : Interval.ofMean(s, LEVEL).halfWidth() / mean;
   }
 
-  /** Whether a cell that stopped with {@code n} measured trials at this half-width fell short. */
+  /**
+   * Whether a cell that stopped with {@code n} measured trials at this half-width of its own mean
+   * fell short; never under {@code compare}, whose target is about ratios.
+   */
   public boolean shortOfTarget(int n, double relativeHalfWidth) {
-    return adaptive() && n >= max && relativeHalfWidth > target;
+    return adaptive() && !compares() && n >= max && relativeHalfWidth > target;
+  }
+
+  /**
+   * How many measured repetitions each cell of a group takes when the pilots (the first {@code min}
+   * values) of its base cell and of the cells compared with it are {@code basePilot} and {@code
+   * pilots}: the largest {@link TwoStage#ratioSize} over the ratios.
+   */
+  public int plannedForRatios(double[] basePilot, List<double[]> pilots) {
+    int n = min;
+    for (double[] p : pilots) {
+      n =
+          Math.max(
+              n,
+              TwoStage.ratioSize(
+                  Summary.of(pilot(basePilot)), Summary.of(pilot(p)), target, LEVEL, max));
+    }
+    return n;
   }
 
   /** Whether a cell whose measured repetitions gave {@code values} needs no more. */

@@ -222,6 +222,8 @@ public record Comparison(
    * @param p the p-value of the row's test ({@link Options#test()}, paired when {@code paired} is
    *     there), NaN without one
    * @param significant both sides have n >= 3 and the test's p is below alpha
+   * @param boots the per-boot levels when each side ran on two boots or more: then the interval,
+   *     the estimates and the test come from the per-boot means; null when trials are the unit
    */
   public record Row(
       String label,
@@ -238,7 +240,8 @@ public record Comparison(
       PairedRatio paired,
       double p,
       boolean significant,
-      Verdict verdict)
+      Verdict verdict,
+      BootLevels boots)
       implements Line {
 
     /** {@code *} or {@code ~}. */
@@ -470,13 +473,18 @@ public record Comparison(
     Stat sb = pair.sb();
     Stat sn = pair.sn();
     double change = Change.percent(sb.mean(), sn.mean());
-    MeanEstimate eb = estimate(pair.b(), sb, baseRule, metric);
-    MeanEstimate en = estimate(pair.n(), sn, newRule, metric);
+    BootLevels boots = BootLevels.of(pair.b(), pair.n(), metric);
+    MeanEstimate eb =
+        boots != null ? boots.base().estimate() : estimate(pair.b(), sb, baseRule, metric);
+    MeanEstimate en =
+        boots != null ? boots.next().estimate() : estimate(pair.n(), sn, newRule, metric);
     Welch welch =
-        Welch.applicable(sb.summary(), sn.summary()) && eb.known() && en.known()
+        (boots != null || Welch.applicable(sb.summary(), sn.summary())) && eb.known() && en.known()
             ? Welch.test(eb, en, o.level())
             : null;
-    PairedRatio byRound = paired ? byRound(pair.b(), pair.n(), metric, o.level()) : null;
+    // Boots as the unit: pairing trials by round would count each boot's trials as independent.
+    PairedRatio byRound =
+        paired && boots == null ? byRound(pair.b(), pair.n(), metric, o.level()) : null;
     Interval interval;
     double p;
     if (byRound != null) {
@@ -486,7 +494,9 @@ public record Comparison(
       interval = ChangeInterval.of(eb, en, o.level());
       p =
           o.test() == Test.MANN_WHITNEY
-              ? MannWhitney.p(pair.b().values(metric), pair.n().values(metric))
+              ? MannWhitney.p(
+                  boots == null ? pair.b().values(metric) : values(boots.base()),
+                  boots == null ? pair.n().values(metric) : values(boots.next()))
               : welch == null ? Double.NaN : welch.p();
     }
     boolean untested = sb.n() < Caveats.MIN_N || sn.n() < Caveats.MIN_N;
@@ -507,7 +517,12 @@ public record Comparison(
         byRound,
         p,
         significant,
-        verdict);
+        verdict,
+        boots);
+  }
+
+  private static double[] values(BootLevels.Level l) {
+    return l.means().stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /**
@@ -633,6 +648,11 @@ public record Comparison(
     return hosts.stream()
         .filter(h -> !Objects.equals(base.cmdlines().get(h), next.cmdlines().get(h)))
         .toList();
+  }
+
+  /** Whether some row's interval and test come from per-boot means: boots are its unit. */
+  public boolean bootsAsUnit() {
+    return rows.stream().anyMatch(r -> r.boots() != null);
   }
 
   /** How many lines of the table have no value on a side: shown with a dash, not summed. */

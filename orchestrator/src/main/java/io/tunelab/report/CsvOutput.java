@@ -71,6 +71,19 @@ final class CsvOutput {
     return List.of("");
   }
 
+  private static void levels(List<String> f, BootLevels b) {
+    if (b == null) {
+      f.addAll(List.of("", "", "", "", "", "", ""));
+      return;
+    }
+    for (BootLevels.Level l : List.of(b.base(), b.next())) {
+      f.add(Integer.toString(l.boots()));
+      f.add(Numbers.exact(l.between()));
+      f.add(Numbers.exact(l.within()));
+    }
+    f.add(b.advice().key());
+  }
+
   static String comparison(Comparison c) {
     StringBuilder out = new StringBuilder();
     List<String> header = new ArrayList<>(List.of("label"));
@@ -94,6 +107,18 @@ final class CsvOutput {
             "t",
             "df",
             "verdict"));
+    boolean boots = c.bootsAsUnit();
+    if (boots) {
+      header.addAll(
+          List.of(
+              "base_boots",
+              "base_between_boot_sd",
+              "base_within_boot_sd",
+              "new_boots",
+              "new_between_boot_sd",
+              "new_within_boot_sd",
+              "more"));
+    }
     out.append(Csv.line(unique(header)));
     for (Comparison.Line l : c.lines()) {
       List<String> f = new ArrayList<>();
@@ -105,6 +130,9 @@ final class CsvOutput {
         side(f, g.base());
         side(f, g.next());
         f.addAll(List.of("", "", "", "", "", "", "", ""));
+        if (boots) {
+          f.addAll(List.of("", "", "", "", "", "", ""));
+        }
         out.append(Csv.line(f));
         continue;
       }
@@ -123,10 +151,13 @@ final class CsvOutput {
         f.add(r.welch() == null ? "" : Numbers.exact(r.welch().df()));
       }
       f.add(r.verdict().text());
+      if (boots) {
+        levels(f, r.boots());
+      }
       out.append(Csv.line(f));
     }
-    out.append(aggregate("TOTAL", c.total(), params.size()));
-    out.append(aggregate("geomean", c.geomean(), params.size()));
+    out.append(aggregate("TOTAL", c.total(), params.size(), boots));
+    out.append(aggregate("geomean", c.geomean(), params.size(), boots));
     return out.toString();
   }
 
@@ -141,7 +172,7 @@ final class CsvOutput {
     f.add(String.valueOf(s.n()));
   }
 
-  private static String aggregate(String label, Aggregate a, int params) {
+  private static String aggregate(String label, Aggregate a, int params, boolean boots) {
     List<String> f = new ArrayList<>();
     f.add(label);
     for (int i = 0; i < params; i++) {
@@ -152,6 +183,9 @@ final class CsvOutput {
     f.add(Numbers.exact(a.change()));
     ends(f, a.interval());
     f.addAll(List.of("", "", "", "", ""));
+    if (boots) {
+      f.addAll(List.of("", "", "", "", "", "", ""));
+    }
     return Csv.line(f);
   }
 

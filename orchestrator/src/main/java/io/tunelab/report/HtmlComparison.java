@@ -49,6 +49,14 @@ public final class HtmlComparison {
           .append(Html.escape(TextOutput.gapNote(c)))
           .append("</p>\n");
     }
+    List<String> boots = TextOutput.bootLines(c);
+    if (!boots.isEmpty()) {
+      page.append("<pre>");
+      for (String line : boots) {
+        page.append(Html.escape(line)).append('\n');
+      }
+      page.append("</pre>\n");
+    }
     page.append("<pre>");
     for (String line : TextOutput.footer(c)) {
       page.append(Html.escape(line)).append('\n');

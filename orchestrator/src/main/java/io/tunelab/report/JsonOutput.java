@@ -175,6 +175,13 @@ final class JsonOutput {
         paired.put("t", num(r.paired().t()));
         row.put("paired", paired);
       }
+      if (r.boots() != null) {
+        Map<String, Object> boots = new LinkedHashMap<>();
+        boots.put("base", level(r.boots().base()));
+        boots.put("new", level(r.boots().next()));
+        boots.put("more", r.boots().advice().key());
+        row.put("boots", boots);
+      }
       rows.add(row);
     }
     doc.put("rows", rows);
@@ -210,7 +217,7 @@ final class JsonOutput {
     e.put("tool_version", about.toolVersion());
     e.put("overrides", d.overrides());
     e.put("workload", about.workload());
-    e.put("repeat", repeat(d.repetitions()));
+    e.put("repeat", repeat(d));
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (ReportData.Host h : d.hosts()) {
       Map<String, Object> host = new LinkedHashMap<>();
@@ -228,7 +235,8 @@ final class JsonOutput {
   }
 
   /** An adaptive repeat rule and the cells that fell short of it; null for a fixed count. */
-  private static Map<String, Object> repeat(ReportData.Repetitions r) {
+  private static Map<String, Object> repeat(ReportData d) {
+    ReportData.Repetitions r = d.repetitions();
     if (r == null) {
       return null;
     }
@@ -244,6 +252,35 @@ final class JsonOutput {
       }
     }
     m.put("short_of_target", fellShort);
+    if (r.rule().compares()) {
+      m.put("compare", r.rule().compare());
+      List<Map<String, Object>> ratios = new ArrayList<>();
+      for (RatioChecks c : RatioChecks.of(d)) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("group", c.group());
+        one.put("base", c.base());
+        one.put("value", c.value());
+        one.put("change_pct", num(c.change()));
+        one.put("change_ci", interval(c.interval()));
+        one.put("half_width", Double.isNaN(c.halfWidth()) ? null : num(c.halfWidth()));
+        one.put("held", c.held());
+        one.put("n", List.of(c.baseN(), c.newN()));
+        one.put("boots_as_unit", c.boots());
+        ratios.add(one);
+      }
+      m.put("ratios", ratios);
+    }
+    return m;
+  }
+
+  /** One side's per-boot means and spreads, the unit of its row's interval. */
+  private static Map<String, Object> level(BootLevels.Level l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("boots", l.boots());
+    m.put("trials", l.trials());
+    m.put("means", l.means().stream().map(JsonOutput::num).toList());
+    m.put("between_sd", Double.isNaN(l.between()) ? null : num(l.between()));
+    m.put("within_sd", Double.isNaN(l.within()) ? null : num(l.within()));
     return m;
   }
 

@@ -95,6 +95,12 @@ final class MarkdownOutput {
     if (c.gaps() > 0) {
       out.append(escape(TextOutput.gapNote(c))).append("\n\n");
     }
+    List<String> boots = TextOutput.bootLines(c);
+    if (!boots.isEmpty()) {
+      out.append(escape(boots.get(0))).append("\n\n");
+      list(out, boots.subList(1, boots.size()).stream().map(String::strip).toList());
+      out.append('\n');
+    }
     List<String> footer = TextOutput.footer(c);
     out.append(escape(footer.get(0))).append("\n\n");
     list(out, footer.subList(1, footer.size()));

@@ -15,19 +15,35 @@ import java.util.TreeMap;
 final class RepetitionLines {
   private RepetitionLines() {}
 
-  static List<String> of(ReportData.Repetitions r) {
+  static List<String> of(ReportData data) {
+    ReportData.Repetitions r = data.repetitions();
     RepeatRule rule = r.rule();
     List<String> lines = new ArrayList<>();
-    lines.add(
-        String.format(
-            Locale.ROOT,
-            "repeat: %d to %d per cell, as many as the first %d ask for to bring the 95%%"
-                + " confidence half-width of %s within %s of the mean",
-            rule.min(),
-            rule.max(),
-            rule.min(),
-            r.metric(),
-            RepeatRule.percent(rule.target())));
+    if (rule.compares()) {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "repeat: %d to %d per cell, as many as the first %d of every cell of a group ask for"
+                  + " to bring the 95%% CI of each ratio over %s (value / first value) of %s within"
+                  + " ±%s",
+              rule.min(),
+              rule.max(),
+              rule.min(),
+              rule.compare(),
+              r.metric(),
+              RepeatRule.percent(rule.target())));
+    } else {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "repeat: %d to %d per cell, as many as the first %d ask for to bring the 95%%"
+                  + " confidence half-width of %s within %s of the mean",
+              rule.min(),
+              rule.max(),
+              rule.min(),
+              r.metric(),
+              RepeatRule.percent(rule.target())));
+    }
     if (r.cells().isEmpty()) {
       return lines;
     }
@@ -35,7 +51,7 @@ final class RepetitionLines {
     List<String> fellShort = new ArrayList<>();
     for (ReportData.CellRepetitions c : r.cells()) {
       byN.computeIfAbsent(c.n(), n -> new ArrayList<>()).add(c.ordinal());
-      if (rule.shortOfTarget(c.n(), c.relativeHalfWidth())) {
+      if (!rule.compares() && rule.shortOfTarget(c.n(), c.relativeHalfWidth())) {
         fellShort.add(
             String.format(
                 Locale.ROOT,
@@ -51,6 +67,21 @@ final class RepetitionLines {
     if (!fellShort.isEmpty()) {
       lines.add(
           "short of the target after " + rule.max() + " trials: " + String.join(", ", fellShort));
+    }
+    List<RatioChecks> ratios = RatioChecks.of(data);
+    if (!ratios.isEmpty()) {
+      long held = ratios.stream().filter(RatioChecks::held).count();
+      lines.add(
+          "ratio per group, 95% CI as compare --axis gives it (target ±"
+              + RepeatRule.percent(rule.target())
+              + "): "
+              + held
+              + " of "
+              + ratios.size()
+              + " held");
+      for (RatioChecks c : ratios) {
+        lines.add("  " + c.text());
+      }
     }
     return lines;
   }

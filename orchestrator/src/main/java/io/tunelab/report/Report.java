@@ -342,7 +342,7 @@ public record Report(
       lines.add("job: " + data.job());
     }
     if (data.repetitions() != null) {
-      lines.addAll(RepetitionLines.of(data.repetitions()));
+      lines.addAll(RepetitionLines.of(data));
     }
     return lines;
   }

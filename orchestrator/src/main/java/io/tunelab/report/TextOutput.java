@@ -167,6 +167,13 @@ final class TextOutput {
     if (c.gaps() > 0) {
       out.append(gapNote(c)).append('\n');
     }
+    List<String> boots = bootLines(c);
+    if (!boots.isEmpty()) {
+      out.append('\n');
+      for (String line : boots) {
+        out.append(line).append('\n');
+      }
+    }
     out.append('\n');
     for (String line : footer(c)) {
       out.append(line).append('\n');
@@ -224,7 +231,11 @@ final class TextOutput {
                 ? "from the rounds' paired log ratios"
                 : "on the log ratio of the means (Welch-Satterthwaite)")
             + "; TOTAL and geomean by the delta method"
-            + (c.paired() ? ", paired rows by their rounds" : ""));
+            + (c.paired() ? ", paired rows by their rounds" : "")
+            + (c.bootsAsUnit()
+                ? "; a row whose sides ran on 2 boots or more each: of its per-boot means (boots as"
+                    + " the unit, its test too)"
+                : ""));
     List<String> adaptive = new ArrayList<>();
     if (adaptive(c.base())) {
       adaptive.add("base");
@@ -256,6 +267,26 @@ final class TextOutput {
     for (String cmdline : booted) {
       lines.add("cmdline " + host + " " + side + cmdline);
     }
+  }
+
+  /**
+   * The two levels of the rows with boots as the unit, a heading and one indented line a row; none
+   * when trials are every row's unit.
+   */
+  static List<String> bootLines(Comparison c) {
+    List<String> lines = new ArrayList<>();
+    if (!c.bootsAsUnit()) {
+      return lines;
+    }
+    lines.add(
+        "boots as the unit: between-boot sd = of the per-boot means, within-boot sd = of the"
+            + " trials around their boot's mean, in % of the mean (Kalibera & Jones):");
+    for (Row r : c.rows()) {
+      if (r.boots() != null) {
+        lines.add("  " + r.label() + ": " + r.boots().text());
+      }
+    }
+    return lines;
   }
 
   /** The note under a table with dashes: what they mean and that the sums leave them out. */

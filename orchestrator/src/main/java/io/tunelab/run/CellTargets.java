@@ -20,20 +20,27 @@ import java.util.Set;
  */
 final class CellTargets {
   /** The metrics a rule without {@code metric:} judges, the first one recorded. */
-  private static final List<String> DEFAULT_METRICS = List.of("mib_per_s", "seconds");
+  static final List<String> DEFAULT_METRICS = List.of("mib_per_s", "seconds");
 
   private final RepeatRule rule;
   private final RunStore store;
   private final Set<Long> done = new HashSet<>();
+  private final RatioTargets ratios;
 
   CellTargets(RepeatRule rule, RunStore store) {
+    this(rule, store, null);
+  }
+
+  /** With {@code ratios} judging the groups of a rule with {@code compare:} (null without). */
+  CellTargets(RepeatRule rule, RunStore store, RatioTargets ratios) {
     this.rule = rule;
     this.store = store;
+    this.ratios = ratios;
   }
 
   /** Whether this trial's cell needs no more trials. */
   boolean skips(TrialRef trial) {
-    return done.contains(trial.cellId());
+    return ratios != null ? ratios.skips(trial) : done.contains(trial.cellId());
   }
 
   /**
@@ -41,6 +48,9 @@ final class CellTargets {
    * trial and the skipping of the rest): their trials are skipped now. Returns what to tell.
    */
   List<String> settle(List<TrialRef> trials) {
+    if (ratios != null) {
+      return ratios.settle(trials);
+    }
     if (!rule.adaptive()) {
       return List.of();
     }
@@ -62,6 +72,9 @@ final class CellTargets {
    * store is told by {@link #skipRest}, once the trial is committed.
    */
   String judge(TrialRef trial, List<Sample> samples) {
+    if (ratios != null) {
+      return ratios.judge(trial, samples);
+    }
     if (!rule.adaptive() || trial.warmup() || done.contains(trial.cellId())) {
       return null;
     }
@@ -70,12 +83,15 @@ final class CellTargets {
 
   /** Skips the cell's other trials in the store, saying why; returns how many. */
   int skipRest(TrialRef trial, String met) {
+    if (ratios != null) {
+      return ratios.skipRest();
+    }
     return store.skipPendingTrials(trial.cellId(), "not needed: the cell " + met);
   }
 
   /** The line that tells the cell is done. */
   static String skipped(TrialRef trial, String met, int skipped) {
-    String line = "cell " + trial.cellOrdinal() + " " + met;
+    String line = met.startsWith("cell") ? met : "cell " + trial.cellOrdinal() + " " + met;
     return skipped == 0 ? line : line + "; " + skipped + " trial(s) skipped";
   }
 
@@ -120,7 +136,7 @@ final class CellTargets {
     return new double[0];
   }
 
-  private static Double valueOf(List<Sample> samples, String metric) {
+  static Double valueOf(List<Sample> samples, String metric) {
     for (Sample s : samples) {
       if (s.job().equals(Sample.AGGREGATE_JOB) && s.metric().equals(metric)) {
         return s.value();

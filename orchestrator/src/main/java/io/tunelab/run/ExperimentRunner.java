@@ -8,7 +8,9 @@ import io.tunelab.agent.PathFailure;
 import io.tunelab.agent.RestoreResult;
 import io.tunelab.matrix.Matrix;
 import io.tunelab.matrix.Noise;
+import io.tunelab.matrix.RatioGroups;
 import io.tunelab.matrix.Recovery;
+import io.tunelab.matrix.RepeatRule;
 import io.tunelab.matrix.Search;
 import io.tunelab.matrix.Step;
 import io.tunelab.plan.BootPlan;
@@ -353,7 +355,19 @@ public final class ExperimentRunner {
         boots,
         knobs,
         cells,
-        new CellTargets(matrix.repeatRule(), store));
+        new CellTargets(matrix.repeatRule(), store, ratioTargets(matrix, cells)));
+  }
+
+  /** The groups a {@code compare:} rule judges together; null without one. */
+  private RatioTargets ratioTargets(Matrix matrix, List<Cell> cells) {
+    RepeatRule rule = matrix.repeatRule();
+    if (!rule.compares()) {
+      return null;
+    }
+    Map<Integer, Map<String, String>> params = new LinkedHashMap<>();
+    cells.forEach(c -> params.put(c.ordinal(), c.params()));
+    return new RatioTargets(
+        rule, RatioGroups.of(rule, matrix.axes(), params), store, matrix.boots() <= 1);
   }
 
   /**

@@ -27,4 +27,34 @@ public final class TwoStage {
     double n = Math.ceil(root * root);
     return (int) Math.max(pilot.n(), Math.min(max, n));
   }
+
+  /**
+   * The same for the ratio of two means, each side taking {@code n} values: the smallest {@code n}
+   * at which the {@code level} confidence interval of {@code next / base} (on the log ratio, as
+   * compare computes it: {@code t(df) · sqrt((cv_b² + cv_n²) / n)}, df by Welch–Satterthwaite of
+   * the pilots) would lie within {@code ±target} of the ratio, at least the pilots' size and at
+   * most {@code max}; {@code max} when a pilot has fewer than two values or a mean that is not
+   * positive. The half-width of the interval {@code ratio · [e^-h, e^h]} relative to the ratio is
+   * {@code sinh(h)}: held when {@code h <= asinh(target)}.
+   */
+  public static int ratioSize(Summary base, Summary next, double target, double level, int max) {
+    int k = Math.min(base.n(), next.n());
+    if (k < 2 || !(base.mean() > 0) || !(next.mean() > 0) || !(target > 0)) {
+      return Math.max(max, k);
+    }
+    double vb = square(base.stddevSamp() / base.mean());
+    double vn = square(next.stddevSamp() / next.mean());
+    if (vb + vn == 0) {
+      return k;
+    }
+    double df = square(vb + vn) / (square(vb) / (base.n() - 1) + square(vn) / (next.n() - 1));
+    double t = new TDistribution(df).inverseCumulativeProbability(1 - (1 - level) / 2);
+    double h = Math.log(target + Math.sqrt(target * target + 1));
+    double n = Math.ceil(t * t * (vb + vn) / (h * h));
+    return (int) Math.max(k, Math.min(max, n));
+  }
+
+  private static double square(double v) {
+    return v * v;
+  }
 }

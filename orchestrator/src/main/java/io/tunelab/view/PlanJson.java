@@ -39,6 +39,9 @@ public final class PlanJson {
     repeat.put("max", rule.max());
     repeat.put("target", rule.adaptive() ? rule.target() : null);
     repeat.put("metric", rule.metric());
+    if (rule.compares()) {
+      repeat.put("compare", rule.compare());
+    }
     doc.put("repeat", repeat);
     doc.put("warmup", m.warmup());
     Map<String, Object> count = new LinkedHashMap<>();

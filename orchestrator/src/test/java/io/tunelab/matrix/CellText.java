@@ -68,6 +68,9 @@ final class CellText {
                     + RepeatRule.percent(m.repeatRule().target())
                     + " of "
                     + m.repeatRule().metric()
+                    + (m.repeatRule().compares()
+                        ? " per ratio over " + m.repeatRule().compare()
+                        : "")
                 : m.repeat())
         .append(", warmup ")
         .append(m.warmup())

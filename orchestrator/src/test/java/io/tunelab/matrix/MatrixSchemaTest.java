@@ -42,6 +42,12 @@ class MatrixSchemaTest {
           Map.entry(
               "repeat-min-above-max.yaml",
               "min against max, and a target of 0%, are arithmetic the pattern does not do"),
+          Map.entry("repeat-compare.yaml", "whether compare names an axis depends on matrix:"),
+          Map.entry(
+              "repeat-compare-misspelt.yaml", "whether compare names an axis depends on matrix:"),
+          Map.entry(
+              "repeat-compare-one-value.yaml",
+              "how many values the compared axis has depends on matrix:"),
           Map.entry(
               "boots-without-kernel.yaml",
               "boots needs a ROLE.kernel somewhere in the matrix: a rule across keys"),

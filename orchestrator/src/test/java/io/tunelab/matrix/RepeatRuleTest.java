@@ -78,4 +78,22 @@ class RepeatRuleTest {
     assertThrows(IllegalArgumentException.class, () -> new RepeatRule(4, 3, 0.02, null));
     assertThrows(IllegalArgumentException.class, () -> new RepeatRule(3, 4, 1.0, null));
   }
+
+  @Test
+  void theRatiosCountIsWhereTheirIntervalWouldBeTheTarget() {
+    io.tunelab.stats.Summary base = io.tunelab.stats.Summary.of(new double[] {100, 102, 98});
+    io.tunelab.stats.Summary next = io.tunelab.stats.Summary.of(new double[] {110, 112, 108});
+    int n = io.tunelab.stats.TwoStage.ratioSize(base, next, 0.02, 0.95, 100);
+    // cv 2 % and 1.8 %: t(~4 df) · sqrt(cv_b² + cv_n²) / asinh(2 %) squared.
+    double vb = Math.pow(2.0 / 100, 2);
+    double vn = Math.pow(2.0 / 110, 2);
+    double df = Math.pow(vb + vn, 2) / (vb * vb / 2 + vn * vn / 2);
+    double t =
+        new org.hipparchus.distribution.continuous.TDistribution(df)
+            .inverseCumulativeProbability(0.975);
+    double h = Math.log(0.02 + Math.sqrt(1 + 0.0004));
+    assertEquals((int) Math.ceil(t * t * (vb + vn) / (h * h)), n);
+    assertEquals(3, io.tunelab.stats.TwoStage.ratioSize(base, base, 0.5, 0.95, 100));
+    assertEquals(7, io.tunelab.stats.TwoStage.ratioSize(base, next, 0.02, 0.95, 7));
+  }
 }

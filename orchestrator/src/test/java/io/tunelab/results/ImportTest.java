@@ -137,6 +137,7 @@ class ImportTest {
       st.executeUpdate("DROP TABLE queue");
       st.executeUpdate("DROP TABLE search_rounds");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN testbed");
+      st.executeUpdate("ALTER TABLE experiments DROP COLUMN repeat_compare");
       st.executeUpdate("DROP INDEX experiments_by_uuid");
       st.executeUpdate("ALTER TABLE experiments DROP COLUMN uuid");
       st.executeUpdate("DELETE FROM schema_version WHERE version >= 9");

@@ -188,8 +188,9 @@ final class SqlitePlanWriter {
             c,
             "INSERT INTO experiments (name, description, matrix_yaml, matrix_path,"
                 + " tool_version, order_mode, seed, repeat, warmup, created_at, overrides,"
-                + " repeat_min, repeat_target, repeat_metric, on_flag, uuid, testbed)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                + " repeat_min, repeat_target, repeat_metric, on_flag, uuid, testbed,"
+                + " repeat_compare)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             e.name(),
             e.description(),
             e.matrixYaml(),
@@ -206,7 +207,8 @@ final class SqlitePlanWriter {
             e.repeatRule().metric(),
             e.onFlag() == null ? OnFlag.KEEP.text() : e.onFlag().text(),
             ExperimentUuids.fresh(),
-            testbed);
+            testbed,
+            e.repeatRule().compare());
     Map<String, String> jobFiles = e.workload() == null ? Map.of() : e.workload().jobFiles();
     for (Map.Entry<String, String> file : jobFiles.entrySet()) {
       update(

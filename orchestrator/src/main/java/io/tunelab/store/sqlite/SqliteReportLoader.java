@@ -225,6 +225,8 @@ final class SqliteReportLoader {
                 + SqliteExperiments.columnOrNull(db, dialect, "repeat_target")
                 + ", "
                 + SqliteExperiments.columnOrNull(db, dialect, "repeat_metric")
+                + ", "
+                + SqliteExperiments.columnOrNull(db, dialect, "repeat_compare")
                 + " FROM experiments WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
@@ -239,7 +241,7 @@ final class SqliteReportLoader {
         if (metric == null) {
           metric = units != null && !units.containsKey("mib_per_s") ? "seconds" : "mib_per_s";
         }
-        return new RepeatRule(rs.getInt(2), rs.getInt(1), target, metric);
+        return new RepeatRule(rs.getInt(2), rs.getInt(1), target, metric, rs.getString(5));
       }
     }
   }
