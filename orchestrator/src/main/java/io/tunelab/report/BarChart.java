@@ -264,16 +264,22 @@ public record BarChart(
   }
 
   private static String tickLabel(double tick, double step) {
+    return String.format(Locale.ROOT, "%." + tickDecimals(step) + "f", tick);
+  }
+
+  /** The decimals a tick label needs for ticks {@code step} apart (at most 6). */
+  static int tickDecimals(double step) {
     int decimals = 0;
     while (decimals < 6
         && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals)))
             > 1e-6) {
       decimals++;
     }
-    return String.format(Locale.ROOT, "%." + decimals + "f", tick);
+    return decimals;
   }
 
-  private static String text(double x, double y, String cls, String anchor, String content) {
+  /** An SVG text element, its content escaped. */
+  static String text(double x, double y, String cls, String anchor, String content) {
     return String.format(
         Locale.ROOT,
         "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",

@@ -35,7 +35,7 @@ record ProgressChart(String title, String yLabel, List<SearchSection.Point> poin
             HEIGHT,
             Html.escape(title)));
     svg.append("<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-    svg.append(text(LEFT, 24, "title", "start", title));
+    svg.append(BarChart.text(LEFT, 24, "title", "start", title));
     double low = points.stream().mapToDouble(SearchSection.Point::mean).min().orElse(0);
     double high = points.stream().mapToDouble(SearchSection.Point::mean).max().orElse(1);
     double step = BarChart.niceStep(Math.max(high - low, Math.abs(high) * 0.01));
@@ -51,14 +51,17 @@ record ProgressChart(String title, String yLabel, List<SearchSection.Point> poin
               y,
               LEFT + PLOT_WIDTH,
               y));
-      svg.append(text(LEFT - 8, y + 4, "tick", "end", Numbers.decimals(tick, decimals(step))));
+      svg.append(
+          BarChart.text(
+              LEFT - 8, y + 4, "tick", "end", Numbers.decimals(tick, BarChart.tickDecimals(step))));
     }
     int last = points.isEmpty() ? 1 : points.get(points.size() - 1).trials();
     double xStep = BarChart.niceStep(last);
     double xTop = BarChart.niceTop(last);
     for (double tick : BarChart.ticks(xTop, xStep)) {
       double x = x(tick, xTop);
-      svg.append(text(x, TOP + PLOT_HEIGHT + 18, "tick", "middle", Numbers.decimals(tick, 0)));
+      svg.append(
+          BarChart.text(x, TOP + PLOT_HEIGHT + 18, "tick", "middle", Numbers.decimals(tick, 0)));
     }
     svg.append(
         String.format(
@@ -69,7 +72,8 @@ record ProgressChart(String title, String yLabel, List<SearchSection.Point> poin
             LEFT + PLOT_WIDTH,
             TOP + PLOT_HEIGHT));
     svg.append(
-        text(LEFT + PLOT_WIDTH / 2.0, TOP + PLOT_HEIGHT + 40, "axis-label", "middle", "trials"));
+        BarChart.text(
+            LEFT + PLOT_WIDTH / 2.0, TOP + PLOT_HEIGHT + 40, "axis-label", "middle", "trials"));
     svg.append(
         String.format(
             Locale.ROOT,
@@ -125,24 +129,5 @@ record ProgressChart(String title, String yLabel, List<SearchSection.Point> poin
 
   private static double y(double v, double bottom, double top) {
     return TOP + PLOT_HEIGHT - PLOT_HEIGHT * (v - bottom) / (top - bottom);
-  }
-
-  private static int decimals(double step) {
-    int d = 0;
-    while (d < 6 && Math.abs(step * Math.pow(10, d) - Math.rint(step * Math.pow(10, d))) > 1e-6) {
-      d++;
-    }
-    return d;
-  }
-
-  private static String text(double x, double y, String cls, String anchor, String content) {
-    return String.format(
-        Locale.ROOT,
-        "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-        cls,
-        x,
-        y,
-        anchor,
-        Html.escape(content));
   }
 }
