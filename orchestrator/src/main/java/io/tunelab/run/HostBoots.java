@@ -76,7 +76,13 @@ final class HostBoots {
         release = now.release();
         run.store()
             .startBoot(
-                run.experimentId(), host, release, "none", Boot.Reason.START, 1, now.bootId());
+                run.experimentId(),
+                host,
+                release,
+                "none",
+                Boot.Reason.START,
+                plan.start(host, release).round(),
+                now.bootId());
       }
       start.put(host, release);
       for (Boot b : boots) {

@@ -96,7 +96,8 @@ public interface RunStore extends AutoCloseable {
 
   /**
    * Every finished (ok or failed) trial of the experiment with its value of {@code job}'s {@code
-   * metric}, in run order; a trial the statistics leave out has NaN.
+   * metric} (the mean of its samples of it), in run order; a trial the statistics leave out has
+   * NaN.
    */
   List<TrialValue> trialValues(long experimentId, String job, String metric);
 

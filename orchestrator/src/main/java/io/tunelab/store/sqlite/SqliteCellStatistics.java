@@ -85,7 +85,8 @@ final class SqliteCellStatistics {
     List<TrialValue> values = new ArrayList<>();
     try (PreparedStatement ps =
         db.prepareStatement(
-            "SELECT c.ordinal, tt.rep, (SELECT s.value"
+            // A trial with several samples of the metric (a parser's lines) counts their mean.
+            "SELECT c.ordinal, tt.rep, (SELECT avg(s.value)"
                 + COUNTED.replace("t.cell_id = ?", "t.id = tt.id")
                 + " AND s.job = ? AND s.metric = ?)"
                 + " FROM trials tt JOIN cells c ON c.id = tt.cell_id"
@@ -101,8 +102,11 @@ final class SqliteCellStatistics {
           TrialStatus.FAILED.text());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          double v = rs.getDouble(3);
-          values.add(new TrialValue(rs.getInt(1), rs.getInt(2), rs.wasNull() ? Double.NaN : v));
+          // getObject: the driver's wasNull() misses a NULL the subquery computed.
+          Object v = rs.getObject(3);
+          values.add(
+              new TrialValue(
+                  rs.getInt(1), rs.getInt(2), v == null ? Double.NaN : ((Number) v).doubleValue()));
         }
       }
     }

@@ -22,7 +22,9 @@ import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
+import io.tunelab.store.TrialValue;
 import io.tunelab.store.sql.Migrations;
+import io.tunelab.workload.Sample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -179,6 +181,30 @@ class JdbcResultStoreTest {
           List.of(List.of("failed", "dd: I/O error")),
           rows("SELECT status, error FROM trials WHERE id = " + trials.get(4).trialId()));
       assertEquals(new TrialCounts(4, 1, 0, 5, 0), store.trialCounts(id));
+    }
+  }
+
+  @Test
+  void aTrialsValueForASearchIsTheMeanOfItsSamplesOfTheMetric() throws Exception {
+    try (JdbcResultStore store = JdbcResultStore.open(db())) {
+      long id =
+          store.createExperiment(
+              experiment("two-samples", 1, 0, List.of(cell(1, "bs", "64M"))),
+              Fixtures.TOOL_VERSION);
+      // A parser that prints the metric twice in one trial (two lines of a metrics parser).
+      store.commitTrial(
+          TrialCommit.of(
+              store.unfinishedTrials(id).get(0).trialId(),
+              new TrialResult(
+                  TrialStatus.OK,
+                  null,
+                  1.0,
+                  List.of(
+                      new Sample("all", "score", 0.0, ""), new Sample("all", "score", 100.0, "")),
+                  List.of())));
+
+      assertEquals(List.of(new TrialValue(1, 1, 50.0)), store.trialValues(id, "all", "score"));
+      assertTrue(Double.isNaN(store.trialValues(id, "all", "missing").get(0).value()));
     }
   }
 
