@@ -131,7 +131,12 @@ final class PlanCommand implements Callable<Integer> {
             metric,
             RepeatRule.percent(rule.target()),
             m.boots() > 1
-                ? "; with boots: " + m.boots() + " every planned trial runs, boots are the unit"
+                ? "; with boots: "
+                    + m.boots()
+                    + " boots are the unit: the pilot is the boots the first "
+                    + rule.min()
+                    + " fall in (2 at least), and a group skips the boots after the count they"
+                    + " ask for"
                 : "");
       } else {
         out.printf(

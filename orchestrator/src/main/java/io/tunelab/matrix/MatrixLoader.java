@@ -412,7 +412,7 @@ public final class MatrixLoader {
               + " to boot one host's kernel again and again, write e.g."
               + " settings: {client.kernel: default}");
     } else if (repeatRule.adaptive() && !repeatRule.compares()) {
-      // With compare: every planned trial runs and the report judges the boots' means.
+      // With compare: the rule counts boots (a group skips the boots its pilot boots need not).
       in.problem(
           node.position(),
           "boots",

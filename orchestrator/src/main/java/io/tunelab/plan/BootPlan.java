@@ -137,6 +137,15 @@ public final class BootPlan {
     return roundOf(rep, warmup, repeat, boots);
   }
 
+  /** How many of a cell's measured runs fall in boot {@code round} of its release. */
+  public int measuredIn(int round) {
+    int n = 0;
+    for (int rep = warmup + 1; rep <= warmup + repeat; rep++) {
+      n += round(rep) == round ? 1 : 0;
+    }
+    return n;
+  }
+
   /** {@link #round} for the given counts; the measured runs are split in consecutive chunks. */
   static int roundOf(int rep, int warmup, int repeat, int boots) {
     if (rep <= warmup || boots <= 1) {

@@ -355,19 +355,36 @@ public final class ExperimentRunner {
         boots,
         knobs,
         cells,
-        new CellTargets(matrix.repeatRule(), store, ratioTargets(matrix, cells)));
+        new CellTargets(
+            matrix.repeatRule(), store, ratioTargets(matrix, cells, bootPlan, run.experimentId())));
   }
 
-  /** The groups a {@code compare:} rule judges together; null without one. */
-  private RatioTargets ratioTargets(Matrix matrix, List<Cell> cells) {
+  /**
+   * The groups a {@code compare:} rule judges together; null without one. With {@code boots: N} the
+   * rule counts boots: a pilot of the boots the first {@code min} repetitions fall in (two at
+   * least), and at most N.
+   */
+  private RatioTargets ratioTargets(
+      Matrix matrix, List<Cell> cells, BootPlan bootPlan, long experimentId) {
     RepeatRule rule = matrix.repeatRule();
     if (!rule.compares()) {
       return null;
     }
+    RatioTargets.BootUnit unit = null;
+    if (matrix.boots() > 1) {
+      int pilot = Math.max(2, bootPlan.round(matrix.warmup() + rule.min()));
+      rule =
+          new RepeatRule(
+              Math.min(pilot, matrix.boots()),
+              matrix.boots(),
+              rule.target(),
+              rule.metric(),
+              rule.compare());
+      unit = new RatioTargets.BootUnit(bootPlan, experimentId);
+    }
     Map<Integer, Map<String, String>> params = new LinkedHashMap<>();
     cells.forEach(c -> params.put(c.ordinal(), c.params()));
-    return new RatioTargets(
-        rule, RatioGroups.of(rule, matrix.axes(), params), store, matrix.boots() <= 1);
+    return new RatioTargets(rule, RatioGroups.of(rule, matrix.axes(), params), store, unit);
   }
 
   /**

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tunelab.matrix.Axis;
+import io.tunelab.matrix.Matrix;
+import io.tunelab.matrix.MatrixLoader;
 import io.tunelab.matrix.RatioGroups;
 import io.tunelab.matrix.RepeatRule;
+import io.tunelab.plan.BootPlan;
 import io.tunelab.plan.Cell;
 import io.tunelab.store.Fixtures;
 import io.tunelab.store.TrialCommit;
@@ -47,10 +50,27 @@ class RatioTargetsTest {
           Fixtures.cell(3, SCHED, "mq-deadline", "bs", "64M"),
           Fixtures.cell(4, SCHED, "mq-deadline", "bs", "4M"));
 
-  private RatioTargets targets(JdbcResultStore store, long id, boolean judged) {
+  private RatioTargets targets(JdbcResultStore store, long id) {
     Map<Integer, Map<String, String>> params = new LinkedHashMap<>();
     CELLS.forEach(c -> params.put(c.ordinal(), c.params()));
-    return new RatioTargets(rule, RatioGroups.of(rule, AXES, params), store, judged);
+    return new RatioTargets(rule, RatioGroups.of(rule, AXES, params), store, null);
+  }
+
+  /** The rule in boots: a pilot of 2 boots, at most 3, each boot 2 of the 6 repetitions. */
+  private RatioTargets bootTargets(JdbcResultStore store, long id) {
+    RepeatRule inBoots = new RepeatRule(2, 3, 0.05, null, SCHED);
+    Matrix m =
+        MatrixLoader.load(
+            "k.yaml",
+            "name: k\nroles: {client: cli1}\nmatrix:\n  client.kernel: [6.1.0-1, 6.1.0-2]\n"
+                + "repeat: 6\nboots: 3\nworkload: {command: run, on: client}\n");
+    Map<Integer, Map<String, String>> params = new LinkedHashMap<>();
+    CELLS.forEach(c -> params.put(c.ordinal(), c.params()));
+    return new RatioTargets(
+        inBoots,
+        RatioGroups.of(inBoots, AXES, params),
+        store,
+        new RatioTargets.BootUnit(BootPlan.of(m), id));
   }
 
   /** The trial of {@code cell} and {@code rep} among the planned ones. */
@@ -75,7 +95,7 @@ class RatioTargetsTest {
     try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       long id = store.createExperiment(Fixtures.experiment("r", 6, 0, CELLS), "test");
       List<TrialRef> trials = store.unfinishedTrials(id);
-      CellTargets targets = new CellTargets(rule, store, targets(store, id, true));
+      CellTargets targets = new CellTargets(rule, store, targets(store, id));
       assertEquals(List.of(), targets.settle(trials));
       // In rounds: rep 1 of every cell, then rep 2.
       assertNull(run(store, targets, trial(trials, 1, 1), 16.0));
@@ -103,18 +123,34 @@ class RatioTargetsTest {
   }
 
   @Test
-  void withSeveralBootsEveryPlannedTrialRuns() throws Exception {
+  void withSeveralBootsTheUnitIsABootAndAQuietGroupSkipsItsLastBoot() throws Exception {
     try (JdbcResultStore store = JdbcResultStore.open(dir.resolve("t.db"), Fixtures.CLOCK)) {
       long id = store.createExperiment(Fixtures.experiment("r", 6, 0, CELLS), "test");
       List<TrialRef> trials = store.unfinishedTrials(id);
-      CellTargets targets = new CellTargets(rule, store, targets(store, id, false));
+      CellTargets targets = new CellTargets(rule, store, bootTargets(store, id));
       assertEquals(List.of(), targets.settle(trials));
-      for (int rep = 1; rep <= 2; rep++) {
+      String met = null;
+      for (int rep = 1; rep <= 4; rep++) {
         for (int cell = 1; cell <= 4; cell++) {
-          assertNull(run(store, targets, trial(trials, cell, rep), 16.0));
+          // bs=64M (cells 1, 3) alike in every boot; bs=4M's boots far apart.
+          double seconds = cell % 2 == 1 ? 16.0 : (rep <= 2 ? 10.0 : 20.0);
+          String now = run(store, targets, trial(trials, cell, rep), seconds);
+          if (now != null) {
+            assertEquals(null, met, "one group met the rule: " + now);
+            assertEquals(3, cell, "when its second boot ended on both sides: " + now);
+            assertEquals(4, rep, now);
+            met = now;
+            targets.skipRest(trial(trials, cell, rep), now);
+          }
         }
       }
-      assertFalse(targets.skips(trial(trials, 1, 3)));
+      assertTrue(
+          met.startsWith("cells 1, 3 (group bs=64M) took the 2 boots the group's pilots asked for"),
+          met);
+      assertTrue(targets.skips(trial(trials, 1, 5)), "its third boot's trials");
+      assertTrue(targets.skips(trial(trials, 3, 6)));
+      assertFalse(targets.skips(trial(trials, 2, 5)), "the noisy group boots a third time");
+      assertEquals(4, store.unfinishedTrials(id).size());
     }
   }
 
@@ -129,7 +165,7 @@ class RatioTargetsTest {
           store.commitTrial(TrialCommit.of(trial(trials, cell, rep).trialId(), Fixtures.gib64(16)));
         }
       }
-      CellTargets resumed = new CellTargets(rule, store, targets(store, id, true));
+      CellTargets resumed = new CellTargets(rule, store, targets(store, id));
       List<String> told = resumed.settle(store.unfinishedTrials(id));
       assertEquals(1, told.size(), told.toString());
       assertTrue(told.get(0).startsWith("cells 1, 3 (group bs=64M) took the 2"), told.get(0));
