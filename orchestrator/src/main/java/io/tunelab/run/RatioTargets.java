@@ -215,7 +215,7 @@ final class RatioTargets {
     Map<Integer, List<Double>> byBoot = new HashMap<>();
     Map<Integer, Integer> count = new HashMap<>();
     for (TrialValue v : ended) {
-      if (v.cellOrdinal() == ordinal && plan.round(v.rep()) > 0) {
+      if (v.cellOrdinal() == ordinal) {
         int boot = plan.round(v.rep());
         count.merge(boot, 1, Integer::sum);
         if (!Double.isNaN(v.value())) {
