@@ -13,35 +13,42 @@
 # trial exits before it parses the agent's start-up and verbs.
 
 # What the agent keeps of each output stream of a job or monitor (docs/agent.md, "Output
-# caps"): a line beyond OUTPUT_LINE_CAP bytes is cut there and marked, and a stream stops
-# being kept once OUTPUT_STREAM_CAP bytes are, with a last line saying how much was dropped;
-# the workload itself goes on writing. A fio JSON document or a dd summary is far below
-# both; the state directory (tmpfs) cannot fill however much a workload prints, and an
-# escaped line (4 bytes per control character at most) stays below the controller's 1 MiB.
+# caps"): a line beyond OUTPUT_LINE_CAP bytes is cut there, and a stream stops being kept
+# at OUTPUT_STREAM_CAP bytes; the answer marks both (job_lines). The workload itself goes on
+# writing. A fio JSON document or a dd summary is far below both; the state directory
+# (tmpfs) cannot fill however much a workload prints, and an escaped line (4 bytes per
+# control character at most) stays below the controller's 1 MiB.
 OUTPUT_LINE_CAP=65536
 OUTPUT_STREAM_CAP=4194304
 # Seconds a process a workload left running with its output open has between TERM and
 # KILL (streams_guard).
 OUTPUT_GRACE=2
+# The unit of `ulimit -f`: 512 bytes in dash and a POSIX shell, 1024 in bash outside POSIX
+# mode.
+FSIZE_UNIT=512
+# shellcheck disable=SC3028 # bash's own variable, read only under bash
+case ${BASH_VERSION:-}:${SHELLOPTS:-} in
+  :* | *:*posix*) ;;
+  *) FSIZE_UNIT=1024 ;;
+esac
 
-# Starts the keeper of stream $1 (DIR/out or DIR/err) in the background: it reads
-# $1.fifo, cut (one fork, constant memory however long a line is) and awk enforce the caps
-# into $1. Sets KEEPER_PID (the awk; the cut's pid is in $1.cut).
+# Starts the keeper of stream $1 (DIR/out or DIR/err) in the background: one cut that reads
+# $1.fifo and writes its lines into $1 cut at OUTPUT_LINE_CAP + 1 bytes (constant memory
+# however long a line is), under a file size limit of OUTPUT_STREAM_CAP. Past the limit
+# every write fails (EFBIG, SIGXFSZ ignored) and the cut reads on to the end of the stream,
+# so the workload is neither blocked nor signalled. One process per stream, since each one
+# more costs every trial a fork and an exec; the marks are the answer's (job_lines). Sets
+# KEEPER_PID, also written to $1.cut.
 stream_keep() {
   (
     trap - TERM
+    trap '' XFSZ
     exec 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&-
-    IFS= read -r sk_stat </proc/self/stat
-    printf '%s\n' "${sk_stat%% *}" >"$1.cut"
-    exec cut -b "1-$((OUTPUT_LINE_CAP + 1))" <"$1.fifo"
-  ) | awk -v lcap="$OUTPUT_LINE_CAP" -v scap="$OUTPUT_STREAM_CAP" '
-    length($0) > lcap { $0 = substr($0, 1, lcap) " [tunelab: line cut at " lcap " bytes]" }
-    full || kept + length($0) + 1 > scap { full = 1; dropped++; next }
-    { kept += length($0) + 1; print }
-    END {
-      if (dropped) printf "[tunelab: output cut at %d bytes: %d more lines not kept]\n", scap, dropped
-    }' >"$1" 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&- &
+    ulimit -f $((OUTPUT_STREAM_CAP / FSIZE_UNIT)) 2>/dev/null
+    exec cut -b "1-$((OUTPUT_LINE_CAP + 1))" <"$1.fifo" >"$1" 2>/dev/null
+  ) &
   KEEPER_PID=$!
+  printf '%s\n' "$KEEPER_PID" >"$1.cut"
 }
 
 # Waits for the keepers of directory $1 (their pids: the rest of the arguments) once its

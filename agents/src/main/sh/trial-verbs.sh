@@ -20,25 +20,38 @@ function esc(s,   out, i, c) {
   return out
 }'
 
-# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file, escaped as ESCAPE_AWK says: all
-# of it up to OUT_CAP lines (then a "cut<TAB>NAME<TAB>DROPPED" line, and the keeper's own
-# last line when it says the stream was cut, stream_keep), or its last TAIL_LINES lines.
-# Arguments: KIND, NAME, FILE, all|tail.
+# Prints "KIND<TAB>NAME<TAB>LINE" per line of an output file its keeper wrote (stream_keep),
+# escaped as ESCAPE_AWK says, with the keeper's caps marked: a line cut at OUTPUT_LINE_CAP
+# ends in " [tunelab: line cut at N bytes]"; a file that reached OUTPUT_STREAM_CAP loses its
+# last line when the cap fell inside it and ends with "[tunelab: output cut at N bytes: the
+# rest was not kept]". All of it up to OUT_CAP lines (then that mark, and a
+# "cut<TAB>NAME<TAB>DROPPED" line), or its last TAIL_LINES lines. One awk reads the file (at
+# most OUTPUT_STREAM_CAP bytes). Arguments: KIND, NAME, FILE, all|tail.
 job_lines() {
   [ -s "$3" ] || return 0
   BULKY_RESPONSE=1
-  if [ "$4" = all ]; then
-    awk -v p="$1\\t$2\\t" -v name="$2" -v cap="$OUT_CAP" "$ESCAPE_AWK"'
-      NR <= cap { print p esc($0); next }
-      { last = $0 }
+  awk -v p="$1\\t$2\\t" -v name="$2" -v mode="$4" -v cap="$OUT_CAP" -v tail="$TAIL_LINES" \
+    -v lcap="$OUTPUT_LINE_CAP" -v scap="$OUTPUT_STREAM_CAP" "$ESCAPE_AWK"'
+      function emit(s) {
+        if (length(s) > lcap) s = substr(s, 1, lcap) " [tunelab: line cut at " lcap " bytes]"
+        if (mode != "all") ring[++lines % tail] = s
+        else if (++lines <= cap) print p esc(s)
+      }
+      NR > 1 { emit(last) }
+      { last = $0; bytes += length($0) + 1 }
       END {
-        marked = last ~ /^\[tunelab: output cut at [0-9]+ bytes: /
-        if (marked) print p esc(last)
-        if (NR > cap + marked) printf "cut\t%s\t%d\n", name, NR - cap - marked
+        # A file without its last newline counts one byte more than it holds: the cap fell
+        # inside that line.
+        if (NR && bytes != scap + 1) emit(last)
+        if (bytes >= scap) mark = "[tunelab: output cut at " scap " bytes: the rest was not kept]"
+        if (mode == "all") {
+          if (mark != "") print p mark
+          if (lines > cap) printf "cut\t%s\t%d\n", name, lines - cap
+          exit
+        }
+        if (mark != "") ring[++lines % tail] = mark
+        for (i = (lines > tail ? lines - tail + 1 : 1); i <= lines; i++) print p esc(ring[i % tail])
       }' "$3"
-  else
-    tail -n "$TAIL_LINES" "$3" | awk -v p="$1\\t$2\\t" "$ESCAPE_AWK"'{ print p esc($0) }'
-  fi
 }
 
 # Waits until every job has ended (calling the trial off when it was never released) and
