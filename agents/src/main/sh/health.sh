@@ -74,6 +74,22 @@ kmsg_settle() {
   KMSG_ENDED=1
 }
 
+# Sets HEALTH_DEVS to " NAME NAME … ": the block devices nothing else is built on, whose bytes
+# disk_read and disk_written count. A disk under LVM, RAID or dm-crypt (itself or through a
+# partition) is counted through the device on top of it: its bytes are the same bytes once
+# more. A partition's name starts with its disk's, so only those entries are looked into.
+# A trial's after-snapshot counts the devices its before-snapshot did (health_take): a device
+# set up during the trial would add bytes the trial did not move.
+health_devs() {
+  HEALTH_DEVS=' '
+  for hd_dev in /sys/block/*; do
+    for hd_held in "$hd_dev"/holders/* "$hd_dev/${hd_dev##*/}"*/holders/*; do
+      [ -e "$hd_held" ] && continue 2
+    done
+    HEALTH_DEVS="$HEALTH_DEVS${hd_dev##*/} "
+  done
+}
+
 # Prints the figures, one line each, every line prefixed with $1 (empty, "before" or
 # "after" and a TAB): boot_id, cursor (where the kernel log ends: "kfile:N" for a serve's
 # reader, "kmsg:SEQ" or "dmesg:SECONDS"; absent when the log is unreadable), pswpin,
@@ -89,15 +105,7 @@ health_take() {
   ht_prefix=$1
   ht_cursor=$2
   shift 2
-  # A disk under LVM, RAID or dm-crypt (itself or through a partition) is counted through the
-  # device on top of it: its bytes are the same bytes once more.
-  ht_devs=' '
-  for ht_dev in /sys/block/*; do
-    for ht_held in "$ht_dev"/holders/* "$ht_dev"/*/holders/*; do
-      [ -e "$ht_held" ] && continue 2
-    done
-    ht_devs="$ht_devs${ht_dev##*/} "
-  done
+  [ "$ht_prefix" = "after$TAB" ] || health_devs
   ht_checks=0
   if [ $# -gt 0 ]; then
     resolve_paths "$@" || RESOLVED_MAP=$NL
@@ -163,7 +171,7 @@ health_awk() {
   ha_checks=$5
   shift 5
   awk -v p="$ha_prefix" -v cursor="$ha_cursor" -v mode="$ha_mode" -v mark="$ha_mark" \
-    -v checks="$ha_checks" -v devs="$ht_devs" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" \
+    -v checks="$ha_checks" -v devs="$HEALTH_DEVS" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" \
     "$ESCAPE_AWK"'
       BEGIN {
         throttled = 0; counters = 0; disks = 0; read = 0; written = 0

@@ -100,3 +100,5 @@ JOBS_FRESH=1
 TRIAL_HEALTH=0
 TRIAL_CHECKS=
 TRIAL_CURSOR=
+# The devices a trial's snapshots count (health_devs).
+HEALTH_DEVS=" "
