@@ -38,7 +38,7 @@ esac
 # every write fails (EFBIG, SIGXFSZ ignored) and the cut reads on to the end of the stream,
 # so the workload is neither blocked nor signalled. One process per stream, since each one
 # more costs every trial a fork and an exec; the marks are the answer's (job_lines). Sets
-# KEEPER_PID, also written to $1.cut.
+# KEEPER_PID.
 stream_keep() {
   (
     trap - TERM
@@ -48,7 +48,6 @@ stream_keep() {
     exec cut -b "1-$((OUTPUT_LINE_CAP + 1))" <"$1.fifo" >"$1" 2>/dev/null
   ) &
   KEEPER_PID=$!
-  printf '%s\n' "$KEEPER_PID" >"$1.cut"
 }
 
 # Waits for the keepers of directory $1 (their pids: the rest of the arguments) once its
@@ -57,16 +56,13 @@ streams_end() {
   se_dir=$1
   shift
   se_guard=
-  first_line "$se_dir/out.cut"
-  se_cut=$FIRST_LINE
-  first_line "$se_dir/err.cut"
-  if alive "$se_cut" || alive "$FIRST_LINE"; then
+  if alive "$1" || alive "$2"; then
     : >"$se_dir/guard"
     : >"$se_dir/guard.done"
     (
       trap - TERM
       exec 3<&- 4>&- 5>&- 6<&- 7>&- 8<&- 9>&-
-      streams_guard "$se_dir"
+      streams_guard "$se_dir" "$@"
     ) >/dev/null 2>&1 &
     se_guard=$!
   fi
@@ -91,22 +87,20 @@ guard_sleep() {
   [ ! -s "$1/guard.done" ]
 }
 
-# The cuts of $1 still read a moment after its workload ended: what else holds its streams
-# open is a process the workload left running, which the trial would end anyway
-# (trial_end). It is ended now (TERM, KILL after OUTPUT_GRACE s), so that its output
-# reaches the keepers; as a last resort the cuts are ended after as long again.
+# The cuts of $1 (their pids: the rest of the arguments) still read a moment after its
+# workload ended: what else holds its streams open is a process the workload left running,
+# which the trial would end anyway (trial_end). It is ended now (TERM, KILL after
+# OUTPUT_GRACE s), so that its output reaches the keepers; as a last resort the cuts are
+# ended after as long again.
 streams_guard() {
   guard_sleep "$1" 0.1 || return 0
-  first_line "$1/out.cut"
-  sg_cuts=" $FIRST_LINE "
-  first_line "$1/err.cut"
-  sg_cuts="$sg_cuts$FIRST_LINE "
-  sg_holders=
-  sg_fds=$(find /proc/[0-9]*/fd -lname "$1/*.fifo" 2>/dev/null)
-  # shellcheck disable=SC2086 # /proc/PID/fd/N paths
-  set -- "$1" $sg_fds
   sg_dir=$1
   shift
+  sg_cuts=" $* "
+  sg_holders=
+  sg_fds=$(find /proc/[0-9]*/fd -lname "$sg_dir/*.fifo" 2>/dev/null)
+  # shellcheck disable=SC2086 # /proc/PID/fd/N paths
+  set -- $sg_fds
   for sg_fd in "$@"; do
     sg_pid=${sg_fd#/proc/}
     sg_pid=${sg_pid%%/*}
