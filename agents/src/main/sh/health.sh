@@ -78,8 +78,8 @@ kmsg_settle() {
 # disk_read and disk_written count. A disk under LVM, RAID or dm-crypt (itself or through a
 # partition) is counted through the device on top of it: its bytes are the same bytes once
 # more. A partition's name starts with its disk's, so only those entries are looked into.
-# A trial's after-snapshot counts the devices its before-snapshot did (health_take): a device
-# set up during the trial would add bytes the trial did not move.
+# A trial's after-snapshot counts the devices its before-snapshot did (trial_health): a
+# device set up during the trial would add bytes the trial did not move.
 health_devs() {
   HEALTH_DEVS=' '
   for hd_dev in /sys/block/*; do
@@ -95,7 +95,7 @@ health_devs() {
 # reader, "kmsg:SEQ" or "dmesg:SECONDS"; absent when the log is unreadable), pswpin,
 # pswpout, throttle (the sum of the thermal throttle counters; empty without any), cpufreq
 # (each cpu's governor and limits, grouped; empty without cpufreq), disk_read and
-# disk_written (bytes since boot of the block devices nothing else is built on). With a
+# disk_written (bytes since boot of HEALTH_DEVS, which the caller sets first). With a
 # cursor $2, also klines (how many lines of level warning or worse the kernel logged after
 # it) and up to HEALTH_LINES of them as kline. Each further argument is a knob path read
 # back, unprefixed: "knob<TAB>ok<TAB>PATH<TAB>VALUE" (lines joined by blanks), "knob<TAB>
@@ -105,7 +105,6 @@ health_take() {
   ht_prefix=$1
   ht_cursor=$2
   shift 2
-  [ "$ht_prefix" = "after$TAB" ] || health_devs
   ht_checks=0
   if [ $# -gt 0 ]; then
     resolve_paths "$@" || RESOLVED_MAP=$NL
@@ -294,6 +293,7 @@ verb_health() {
     esac
   done
   printf 'boot_id\t%s\n' "$BOOT"
+  health_devs
   health_take "" "$vh_cursor" "$@"
 }
 
@@ -303,6 +303,7 @@ verb_health() {
 trial_health() {
   printf '%s\tboot_id\t%s\n' "$1" "$BOOT"
   if [ "$1" = before ]; then
+    health_devs
     health_take "before$TAB" "" >"$SCRATCH/health"
     TRIAL_CURSOR=
     while IFS= read -r th_line; do
