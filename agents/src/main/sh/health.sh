@@ -46,18 +46,28 @@ kmsg_settle() {
     [ -n "$KMSG_PID" ] || return 0
   fi
   ks_tries=0
-  while proc_stat "$KMSG_PID"; do
-    case $PS_STATE in
-      Z | X)
-        KMSG_ENDED=1
-        return 0
-        ;;
+  # Its status file's first lines, Name and State (Umask between them since Linux 4.7): a
+  # read(2) per byte, so a few dozen, where its stat line costs some 300.
+  while :; do
+    ks_name=
+    ks_state=
+    {
+      while IFS="$TAB " read -r ks_key ks_value _; do
+        case $ks_key in
+          Name:) ks_name=$ks_value ;;
+          State:)
+            ks_state=$ks_value
+            break
+            ;;
+        esac
+      done <"/proc/$KMSG_PID/status"
+    } 2>/dev/null
+    case $ks_state in
+      "" | Z | X) break ;;
     esac
-    case $PS_LINE in
-      *"(dd) "*) ;;
-      *) return 0 ;; # not yet dd (the exec in reader_main)
-    esac
-    case $PS_STATE in
+    # Not yet dd (the exec in reader_main).
+    [ "$ks_name" = dd ] || return 0
+    case $ks_state in
       S | D)
         KMSG_READY=1
         return 0
@@ -119,23 +129,32 @@ health_take() {
     done
     shift "$ht_n"
   fi
-  ht_mode=pipe
-  ht_mark=
-  case $ht_cursor in
+  health_source "$ht_cursor"
+  health_read "$ht_prefix" "$ht_cursor" "$ht_checks" "$@"
+}
+
+# Sets HS_MODE to where the kernel's lines since cursor $1 ("" for none: a before-snapshot)
+# come from: "copy" (the serve's copy, emptied now for a before-snapshot), "capped" (the copy
+# reached its cap during the trial: it, then /dev/kmsg) or "pipe" (a dd of /dev/kmsg); and
+# HS_MARK to the copy's mark, which a copy's cursor is.
+health_source() {
+  HS_MODE=pipe
+  HS_MARK=
+  case $1 in
     "" | kfile:*)
       kmsg_settle
       if [ "$KMSG_READY" = 1 ]; then
-        ht_mode=copy
-        if [ -z "$ht_cursor" ]; then
+        HS_MODE=copy
+        if [ -z "$1" ]; then
           # Emptied, not removed: the reader appends (O_APPEND), so it writes on at the start.
           : >"$KMSG_FILE"
           KMSG_MARK=$((KMSG_MARK + 1))
         fi
-        ht_mark=$KMSG_MARK
-      elif [ "$KMSG_ENDED" = 1 ] && [ -n "$ht_cursor" ]; then
+        HS_MARK=$KMSG_MARK
+      elif [ "$KMSG_ENDED" = 1 ] && [ -n "$1" ]; then
         # The copy reached its cap during this trial: what it holds, then /dev/kmsg past it.
-        ht_mode=capped
-        ht_mark=$KMSG_MARK
+        HS_MODE=capped
+        HS_MARK=$KMSG_MARK
       elif [ "$KMSG_ENDED" = 1 ]; then
         # It reached the cap between trials: nothing in it is wanted.
         : >"$KMSG_FILE"
@@ -143,18 +162,27 @@ health_take() {
       fi
       ;;
   esac
-  case $ht_mode:$ht_cursor in
-    copy:) health_awk "$ht_prefix" "" copy "$ht_mark" "$ht_checks" "$@" </dev/null ;;
-    copy:*) health_awk "$ht_prefix" "$ht_cursor" copy "$ht_mark" "$ht_checks" "$@" <"$KMSG_FILE" ;;
+}
+
+# The snapshot of health_take from the source health_source chose: $1 prefix, $2 cursor, $3
+# how many knob pairs end the arguments, the rest the knob pairs.
+health_read() {
+  hr_prefix=$1
+  hr_cursor=$2
+  hr_checks=$3
+  shift 3
+  case $HS_MODE:$hr_cursor in
+    copy:) health_awk "$hr_prefix" "" copy "$HS_MARK" "$hr_checks" "$@" </dev/null ;;
+    copy:*) health_awk "$hr_prefix" "$hr_cursor" copy "$HS_MARK" "$hr_checks" "$@" <"$KMSG_FILE" ;;
     capped:*)
       { cat "$KMSG_FILE" && dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
-        health_awk "$ht_prefix" "$ht_cursor" copy "$ht_mark" "$ht_checks" "$@"
+        health_awk "$hr_prefix" "$hr_cursor" copy "$HS_MARK" "$hr_checks" "$@"
       : >"$KMSG_FILE"
       KMSG_FILE=
       ;;
     *)
       dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null |
-        health_awk "$ht_prefix" "$ht_cursor" pipe "" "$ht_checks" "$@"
+        health_awk "$hr_prefix" "$hr_cursor" pipe "" "$hr_checks" "$@"
       ;;
   esac
 }
@@ -304,7 +332,14 @@ trial_health() {
   printf '%s\tboot_id\t%s\n' "$1" "$BOOT"
   if [ "$1" = before ]; then
     health_devs
-    health_take "before$TAB" "" >"$SCRATCH/health"
+    health_source ""
+    if [ "$HS_MODE" = copy ]; then
+      # The cursor is the copy's mark: the awk's lines go straight into the answer.
+      TRIAL_CURSOR=kfile:$HS_MARK
+      health_read "before$TAB" "" 0
+      return 0
+    fi
+    health_read "before$TAB" "" 0 >"$SCRATCH/health"
     TRIAL_CURSOR=
     while IFS= read -r th_line; do
       case $th_line in

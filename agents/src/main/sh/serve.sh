@@ -213,5 +213,9 @@ serve() {
       done <"$RESPONSE_FILE"
       printf '%s$ %s%s\n' "$se_out_buf" "$se_rc" "${se_seq:+ $se_seq}"
     fi
+    # Once a trial has answered, while the controller stores it: the next trial's leader.
+    if [ "$JOBS_KEPT" = 1 ] && [ -z "$LEADER_PID" ] && [ -z "${TRIAL_PGID:-}" ]; then
+      leader_fork
+    fi
   done
 }

@@ -83,6 +83,8 @@ AGENT_CWD=${PWD:-}
 AGENT_IO=
 AGENT_SCHED=
 AGENT_IO_READ=0
+# 1 once setsid and timeout were found on this host (trial_start).
+AGENT_TOOLS_OK=0
 # The request's payload lines, each ended by a newline, when PAYLOAD_OK is 1 (a serve keeps
 # them as it reads them): dash's read builtin reads a file a byte at a time, and apply
 # walks its payload once per step.
@@ -96,6 +98,9 @@ JOURNAL_PENDING=
 # 1 while $JOBS_DIR is this agent's, left by its last trial for the next (jobs_claim).
 JOBS_KEPT=0
 JOBS_FRESH=1
+# The leader forked ahead for the next trial, and its start time (leader_fork).
+LEADER_PID=
+LEADER_START=
 # 1 while the started trial takes health snapshots (trial_parse, trial_health).
 TRIAL_HEALTH=0
 TRIAL_CHECKS=

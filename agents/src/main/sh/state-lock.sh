@@ -106,6 +106,7 @@ cleanup() {
     # fail anyway, jobs/ stays for the next agent, which ends the group.
     "$SELF_SH" "$0" __end "$TRIAL_PGID" "$TRIAL_PGID_START" && rm -rf "$JOBS_DIR"
   elif [ "${JOBS_KEPT:-0}" = 1 ]; then
+    leader_drop
     rm -rf "$JOBS_DIR"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
@@ -134,6 +135,11 @@ end_leftovers() {
     # shellcheck disable=SC2086 # "PGID START"
     group_end $FIRST_LINE report >>"$SCRATCH/ended"
   fi
+  # A leader forked for a next trial ends by itself once its agent is gone; one that has not
+  # yet is no workload's, so nothing to report.
+  first_line "$JOBS_DIR/leader"
+  # shellcheck disable=SC2086 # "PID START"
+  [ -z "$FIRST_LINE" ] || group_end $FIRST_LINE
   rm -rf "$JOBS_DIR"
 }
 

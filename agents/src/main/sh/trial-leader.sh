@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # ---------------------------------------------------------------------------
-# A trial: `setsid sh tunelab-agent.sh __trial JOBS N M TIMEOUT DURATION GRACE`, the
-# leader of the request's process group: N jobs, M monitors (a job's own timeout and
-# duration, in its directory, win over TIMEOUT and DURATION; GRACE "" is STOP_GRACE). It
+# A trial: `setsid sh tunelab-agent.sh __trial JOBS`, the leader of the request's process
+# group, forked before its trial is known (leader_fork); the trial's line then gives N
+# jobs, M monitors (a job's own timeout and duration, in its directory, win over TIMEOUT
+# and DURATION; GRACE "" is STOP_GRACE). It
 # ignores TERM and INT itself, so a signal sent to the whole group reaches the workloads
 # and the trial lives on to record what happened. Its barrier is a FIFO: every job blocks
 # reading it until the leader closes the only writer, so all are released at once and
@@ -56,7 +57,9 @@ streams_end() {
   se_dir=$1
   shift
   se_guard=
-  if alive "$1" || alive "$2"; then
+  # A keeper still runs while its stdin is open: one stat each, where reading its stat
+  # line costs a read(2) per byte.
+  if [ -e "/proc/$1/fd/0" ] || [ -e "/proc/$2/fd/0" ]; then
     : >"$se_dir/guard"
     : >"$se_dir/guard.done"
     (
@@ -222,11 +225,16 @@ run_job() {
   rj_in=/dev/null
   [ ! -s "$rj_dir/stdin" ] || rj_in=$rj_dir/stdin
   # The keepers wait for their writer in open(2): started before the release, they cost
-  # the workload's start nothing.
-  stream_keep "$rj_dir/out"
-  rj_keepers=$KEEPER_PID
-  stream_keep "$rj_dir/err"
-  rj_keepers="$rj_keepers $KEEPER_PID"
+  # the workload's start nothing. A leader's only job has those it started ahead.
+  if [ -n "$rj_alone" ] && [ -n "$LEADER_KEEPERS" ]; then
+    rj_keepers=$LEADER_KEEPERS
+    LEADER_KEEPERS=
+  else
+    stream_keep "$rj_dir/out"
+    rj_keepers=$KEEPER_PID
+    stream_keep "$rj_dir/err"
+    rj_keepers="$rj_keepers $KEEPER_PID"
+  fi
   if [ -n "$rj_alone" ]; then
     exec 4>&-
     IFS= read -r rj_word <&3
@@ -348,6 +356,8 @@ trial_main() {
     exec 7>&- 8<&-
     exit 0
   fi
+  # The first job's keepers started ahead belong to this process, not to a job's: ended.
+  keepers_release
   exec 9<>"$JOBS_DIR/barrier" 5<>"$JOBS_DIR/readyq"
   tm_wrappers=
   tm_i=1
@@ -417,7 +427,40 @@ trial_main() {
   exit 0
 }
 
+# The keepers of the first job's streams, started while the leader waits for its trial:
+# a trial of one job (the most common) then forks only its workload. LEADER_KEEPERS: their
+# pids.
+LEADER_KEEPERS=
+keepers_ahead() {
+  [ -p "$JOBS_DIR/1/out.fifo" ] && [ -p "$JOBS_DIR/1/err.fifo" ] || return 0
+  stream_keep "$JOBS_DIR/1/out"
+  LEADER_KEEPERS=$KEEPER_PID
+  stream_keep "$JOBS_DIR/1/err"
+  LEADER_KEEPERS="$LEADER_KEEPERS $KEEPER_PID"
+}
+
+# Ends the keepers started ahead that no job took. Killed: one may not have reached its open
+# of the FIFO yet, and would then wait there for a writer that never comes; none has
+# written anything.
+keepers_release() {
+  [ -n "$LEADER_KEEPERS" ] || return 0
+  # shellcheck disable=SC2086 # two pids
+  kill -s KILL $LEADER_KEEPERS 2>/dev/null
+  # shellcheck disable=SC2086 # two pids
+  wait $LEADER_KEEPERS
+  LEADER_KEEPERS=
+}
+
 if [ "${1:-}" = __trial ]; then
-  [ $# -eq 7 ] || exit 2
-  trial_main "$2" "$3" "$4" "$5" "$6" "$7"
+  [ $# -eq 2 ] || exit 2
+  JOBS_DIR=$2
+  keepers_ahead
+  # Forked ahead (leader_fork): its trial comes as one line on fd 3, "N M TIMEOUT DURATION
+  # GRACE" ("-": no grace of its own). End of file: the agent dropped it or is gone.
+  if ! IFS=' ' read -r tl_jobs tl_monitors tl_timeout tl_duration tl_grace <&3; then
+    keepers_release
+    exit 0
+  fi
+  [ "$tl_grace" != - ] || tl_grace=
+  trial_main "$2" "$tl_jobs" "$tl_monitors" "$tl_timeout" "$tl_duration" "$tl_grace"
 fi

@@ -24,6 +24,9 @@ jobs_claim() {
   fi
   JOBS_KEPT=0
   JOBS_FRESH=1
+  # A leader forked ahead holds the FIFOs of the directory and has keepers waiting in them:
+  # ended before the directory goes.
+  leader_drop
   if ! mkdir "$JOBS_DIR" 2>/dev/null; then
     first_line "$JOBS_DIR/owner"
     # shellcheck disable=SC2086 # "PID START"
@@ -57,7 +60,11 @@ trial_parse() {
   tp_bad=0
   tp_dir=
   tp_names=$NL
-  while IFS= read -r tp_line || [ -n "$tp_line" ]; do
+  payload_load
+  tp_all=$PAYLOAD
+  while [ -n "$tp_all" ]; do
+    tp_line=${tp_all%%"$NL"*}
+    tp_all=${tp_all#*"$NL"}
     tp_value=${tp_line#*"$TAB"}
     case $tp_line in
       "") continue ;;
@@ -95,10 +102,13 @@ trial_parse() {
             mkfifo -m 0600 "$tp_dir/out.fifo" "$tp_dir/err.fifo" || return 1
         fi
         printf '%s\n' "$tp_value" >"$tp_dir/name"
-        # Emptied: a kept directory holds the files of an earlier trial's job.
+        # Emptied: a kept directory holds the files of an earlier trial's job. A test of the
+        # size costs one stat(2), a redirection eight system calls.
         for tp_file in argv env stdin nice ionice cpus stdout sched setup.err pid out err \
           start end rc stopped stat timeout duration; do
-          : >"$tp_dir/$tp_file"
+          if [ -s "$tp_dir/$tp_file" ] || [ ! -e "$tp_dir/$tp_file" ]; then
+            : >"$tp_dir/$tp_file"
+          fi
         done
         ;;
       "arg$TAB"* | "env$TAB"* | "stdin$TAB"* | "nice$TAB"* | "ionice$TAB"* | "cpus$TAB"* | "stdout$TAB"*)
@@ -167,7 +177,7 @@ trial_parse() {
         tp_bad=1
         ;;
     esac
-  done <"$PAYLOAD_FILE"
+  done
   if [ "$JOB_COUNT" = 0 ] && { [ "$1" = run ] || [ "$MONITOR_COUNT" = 0 ]; }; then
     err "$1: no job given"
     tp_bad=1
@@ -192,50 +202,53 @@ trial_parse() {
 # off), closing "end" stops the monitors and ends the trial. It reads a third, "done",
 # whose end of file says that every job has ended.
 trial_start() {
-  if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
-    err "$1: needs setsid (util-linux) and timeout (coreutils) on this host"
-    return 3
+  if [ "$AGENT_TOOLS_OK" = 0 ]; then
+    if ! command -v setsid >/dev/null || ! command -v timeout >/dev/null; then
+      err "$1: needs setsid (util-linux) and timeout (coreutils) on this host"
+      return 3
+    fi
+    AGENT_TOOLS_OK=1
   fi
   jobs_claim "$1" || return $?
   trial_parse "$1"
   ts_rc=$?
   if [ "$ts_rc" != 0 ]; then
+    leader_drop
     rm -rf "$JOBS_DIR"
     return "$ts_rc"
   fi
-  # The before-snapshot, first in the answer: taken when the trial arrives, before any of
-  # its processes exists.
-  [ "$TRIAL_HEALTH" = 0 ] || trial_health before
-  if [ "$JOBS_FRESH" = 1 ] &&
-    ! mkfifo -m 0600 "$JOBS_DIR/open" "$JOBS_DIR/end" "$JOBS_DIR/started" "$JOBS_DIR/done" \
-      "$JOBS_DIR/barrier" "$JOBS_DIR/readyq"; then
-    err "$1: cannot create the trial's FIFOs in $JOBS_DIR"
-    rm -rf "$JOBS_DIR"
-    return 1
+  if [ "$JOBS_FRESH" = 1 ]; then
+    if ! mkfifo -m 0600 "$JOBS_DIR/params" "$JOBS_DIR/open" "$JOBS_DIR/end" \
+      "$JOBS_DIR/started" "$JOBS_DIR/done" "$JOBS_DIR/barrier" "$JOBS_DIR/readyq"; then
+      err "$1: cannot create the trial's FIFOs in $JOBS_DIR"
+      rm -rf "$JOBS_DIR"
+      return 1
+    fi
+    # What a job that asks for no I/O class, nice or CPUs has: the agent's own, which every
+    # process of the trial inherits. Read once per agent, not once per job and trial; a
+    # kept directory holds them already.
+    if [ "$AGENT_IO_READ" = 0 ]; then
+      AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
+      self_sched "$$"
+      AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
+      clock_offset
+      AGENT_IO_READ=1
+    fi
+    printf '%s\n' "$AGENT_IO" >"$JOBS_DIR/io"
+    printf '%s\n' "$CLOCK_OFFSET" >"$JOBS_DIR/clock"
+    printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
   fi
-  # What a job that asks for no I/O class, nice or CPUs has: the agent's own, which every
-  # process of the trial inherits. Read once per agent, not once per job and trial.
-  if [ "$AGENT_IO_READ" = 0 ]; then
-    AGENT_IO=$(ionice -p "$$" 2>/dev/null) || AGENT_IO=
-    self_sched "$$"
-    AGENT_SCHED="$SELF_NICE$TAB$SELF_CPUS$TAB$AGENT_IO"
-    clock_offset
-    AGENT_IO_READ=1
-  fi
-  printf '%s\n' "$AGENT_IO" >"$JOBS_DIR/io"
-  printf '%s\n' "$CLOCK_OFFSET" >"$JOBS_DIR/clock"
-  printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
-  # Read and write: opening a FIFO so never blocks, and the trial inherits a writer.
-  exec 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" 5<>"$JOBS_DIR/done"
-  # The trial: a new session and process group holding every process of this request,
-  # so it can be ended as one (cancel, end of input, a later agent finding leftovers).
-  setsid "$SELF_SH" "$0" __trial \
-    "$JOBS_DIR" "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" "$TRIAL_GRACE" \
-    </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
-  TRIAL_PGID=$!
-  TRIAL_PGID_START=
-  proc_stat "$TRIAL_PGID" && TRIAL_PGID_START=$PS_START
+  [ -n "$LEADER_PID" ] || leader_fork
+  printf '%s %s %s %s %s\n' "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" \
+    "${TRIAL_GRACE:--}" >&3
+  exec 3>&-
+  TRIAL_PGID=$LEADER_PID
+  TRIAL_PGID_START=$LEADER_START
+  LEADER_PID=
   printf '%s %s\n' "$TRIAL_PGID" "$TRIAL_PGID_START" >"$JOBS_DIR/pgid"
+  # The before-snapshot, first in the answer: taken while the leader sets up, before any
+  # workload is released.
+  [ "$TRIAL_HEALTH" = 0 ] || trial_health before
   TRIAL_WAITED=0
   if [ "$1" = run ]; then
     # A run releases its trial at once (trial_go): nobody waits for it to reach the
@@ -250,6 +263,34 @@ trial_start() {
   await_eof 3
   exec 3<&-
   return 0
+}
+
+# Forks the leader of the next trial (trial-leader.sh): a new session and process group
+# that will hold every process of the trial, so it can be ended as one (cancel, end of
+# input, a later agent finding leftovers). It waits for its trial's line on "params" and
+# holds the trial's FIFO ends from its birth, as the agent's read-and-write ends (so that
+# no open blocks) are its writers. A serve forks it as soon as a trial has answered, so the
+# fork, two execs and the shell's start-up are no part of the next trial's time; the agent
+# then holds "params", "open", "end", "started" and "done" on fds 3 to 7 until that trial.
+leader_fork() {
+  exec 3<>"$JOBS_DIR/params" 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" \
+    5<>"$JOBS_DIR/done"
+  setsid "$SELF_SH" "$0" __trial "$JOBS_DIR" \
+    3<"$JOBS_DIR/params" </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
+  LEADER_PID=$!
+  LEADER_START=
+  proc_stat "$LEADER_PID" && LEADER_START=$PS_START
+  # Whoever finds this agent gone ends its group with the trial's (end_leftovers).
+  printf '%s %s\n' "$LEADER_PID" "$LEADER_START" >"$JOBS_DIR/leader"
+}
+
+# A leader forked ahead whose directory will not serve: the end of file on "params" ends it
+# once it has ended its keepers.
+leader_drop() {
+  [ -n "$LEADER_PID" ] || return 0
+  exec 3>&- 4>&- 5>&- 6>&- 7>&-
+  wait "$LEADER_PID"
+  LEADER_PID=
 }
 
 # Sets CLOCK_OFFSET to the epoch clock minus the kernel's monotonic one (mono_ns), in

@@ -89,7 +89,9 @@ class AgentAssemblyTest {
     assertTrue(
         modules
             .get("trial-leader.sh")
-            .endsWith("  trial_main \"$2\" \"$3\" \"$4\" \"$5\" \"$6\" \"$7\"\nfi\n"),
+            .endsWith(
+                "  trial_main \"$2\" \"$tl_jobs\" \"$tl_monitors\" \"$tl_timeout\" \"$tl_duration\""
+                    + " \"$tl_grace\"\nfi\n"),
         "the trial leader's module must end with its entry point");
   }
 

@@ -1,0 +1,181 @@
+package io.tunelab.agents;
+
+import static io.tunelab.agents.AgentHarness.tab;
+import static io.tunelab.agents.TrialTest.job;
+import static io.tunelab.agents.TrialTest.lines;
+import static io.tunelab.agents.TrialTest.out;
+import static io.tunelab.agents.TrialTest.sh;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.tunelab.agents.AgentHarness.Result;
+import io.tunelab.agents.AgentHarness.Server;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Once a trial of a serve has answered, the agent forks the next trial's leader, which starts the
+ * first job's two output keepers and waits: the next trial runs in that leader's group, and
+ * whatever ends the serve, or a request that cannot use the leader, ends it with its keepers.
+ */
+class LeaderAheadTest {
+
+  /** A job that prints its own process group. */
+  private static String[] groupJob() {
+    return lines(List.of(job("g", List.of("awk", "{ print $5 }", "/proc/self/stat"))));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void theNextTrialRunsInTheGroupOfTheLeaderForkedAhead(String shell, @TempDir Path dir)
+      throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      Result first = server.request("run", groupJob());
+      assertEquals(0, first.rc(), first.stderr());
+
+      long leader = awaitLeaderWithKeepers(agent);
+      Result second = server.request("run", groupJob());
+
+      assertEquals(0, second.rc(), second.stderr());
+      assertEquals(List.of(Long.toString(leader)), out(second, "g"));
+      assertNotEquals(out(first, "g"), out(second, "g"), "a trial's group served twice");
+      assertEquals(0, server.closeAndWait(), server.stderr());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void theLeaderForkedAheadAndItsKeepersEndWithTheServe(String shell, @TempDir Path dir)
+      throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      List<Long> group = groupAheadOfATrial(agent, server);
+
+      assertEquals(0, server.closeAndWait(), server.stderr());
+
+      assertEquals(List.of(), awaitGone(group), "left behind by a serve whose input ended");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void theLeaderForkedAheadAndItsKeepersEndWhenTheServeIsKilled(String shell, @TempDir Path dir)
+      throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      List<Long> group = groupAheadOfATrial(agent, server);
+
+      Procs.kill("KILL", Long.toString(server.pid()));
+
+      assertEquals(List.of(), awaitGone(group), "left behind by a killed serve");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aRequestThatCannotUseTheLeaderEndsIt(String shell, @TempDir Path dir) throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      List<Long> group = groupAheadOfATrial(agent, server);
+
+      Result bad = server.request("run", tab("job", "x"));
+      assertEquals(2, bad.rc(), "a job without an arg line");
+      assertEquals(List.of(), awaitGone(group), "a leader whose directory went");
+
+      // A trial of two jobs and a monitor: the keepers started ahead are the leader's, not a job's.
+      assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
+      List<Long> ahead = members(awaitLeaderWithKeepers(agent));
+      Result two =
+          server.request(
+              "run",
+              lines(
+                  List.of(
+                      job("a", sh("echo a")),
+                      job("b", sh("echo b >&2")),
+                      List.of(tab("monitor", "m"), tab("arg", "sleep"), tab("arg", "5")))));
+      assertEquals(0, two.rc(), two.stderr());
+      assertEquals(List.of("a"), out(two, "a"));
+      assertTrue(two.rest("err").contains("b\tb"), two.lines().toString());
+      assertEquals(List.of(), awaitGone(ahead), "the keepers started ahead of that trial");
+    }
+  }
+
+  /** Runs a trial, then returns the group of the leader forked for the next: it and two keepers. */
+  private static List<Long> groupAheadOfATrial(AgentHarness agent, Server server) throws Exception {
+    assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
+    return members(awaitLeaderWithKeepers(agent));
+  }
+
+  /** Polls until jobs/leader names a live leader whose group holds it and two keepers. */
+  private static long awaitLeaderWithKeepers(AgentHarness agent) throws Exception {
+    Path file = agent.state().resolve("jobs").resolve("leader");
+    long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000;
+    String seen = "";
+    while (System.nanoTime() < deadline) {
+      String text = Files.exists(file) ? Files.readString(file).trim() : "";
+      if (!text.isEmpty()) {
+        long leader = Long.parseLong(text.split(" ")[0]);
+        List<Long> group = members(leader);
+        // The keepers wait in their open(2) of the FIFOs, before they exec cut.
+        long keepers = group.stream().filter(p -> parent(p) == leader).count();
+        seen = text + " group " + group;
+        if (Procs.alive(leader) && group.size() == 3 && keepers == 2) {
+          return leader;
+        }
+      }
+      Thread.sleep(20);
+    }
+    return fail("no leader with its two keepers ahead: " + seen);
+  }
+
+  /** The live processes of process group {@code pgid}. */
+  private static List<Long> members(long pgid) throws IOException {
+    List<Long> found = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
+      for (Path d : (Iterable<Path>) dirs::iterator) {
+        String name = d.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String[] stat = Procs.stat(Long.parseLong(name));
+          if (!stat[0].equals("Z") && stat[2].equals(Long.toString(pgid))) {
+            found.add(Long.parseLong(name));
+          }
+        } catch (IOException e) {
+          // gone meanwhile
+        }
+      }
+    }
+    return found;
+  }
+
+  private static long parent(long pid) {
+    try {
+      return Long.parseLong(Procs.stat(pid)[1]);
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** Polls until none of {@code pids} runs; returns those still running then. */
+  private static List<Long> awaitGone(List<Long> pids) throws InterruptedException {
+    long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000;
+    List<Long> left = pids.stream().filter(Procs::alive).toList();
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      left = pids.stream().filter(Procs::alive).toList();
+    }
+    return left;
+  }
+}
