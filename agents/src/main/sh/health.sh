@@ -321,7 +321,11 @@ verb_health() {
     esac
   done
   printf 'boot_id\t%s\n' "$BOOT"
-  health_devs
+  # The after-snapshot of a host without a workload (its before-snapshot came with its
+  # apply, whose mark the cursor names) counts the devices that one did, as a trial's does.
+  if [ "$KMSG_MARK" = 0 ] || [ "$vh_cursor" != "kfile:$KMSG_MARK" ]; then
+    health_devs
+  fi
   health_take "" "$vh_cursor" "$@"
 }
 

@@ -2,6 +2,7 @@ package io.tunelab.agents;
 
 import static io.tunelab.agents.AgentHarness.tab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -109,6 +110,27 @@ class HealthTest {
 
     // Other writers on this machine only add to it.
     assertTrue(after - before >= mib << 20, before + " -> " + after);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aHealthAfterAServesBeforeSnapshotCountsItsDevices(String shell, @TempDir Path dir) {
+    // The cursor kfile:3 names this serve's last before-snapshot (mark 3): its device set
+    // stands; any other cursor looks the devices up anew.
+    Result r =
+        new AgentLibrary(shell, dir)
+            .run(
+                "PAYLOAD_OK=1; KMSG_FILE=; KMSG_MARK=3; HEALTH_DEVS=' set-by-before '\n"
+                    + "for c in kfile:3 kfile:2; do\n"
+                    + "  PAYLOAD=\"cursor$TAB$c$NL\"\n"
+                    + "  verb_health >/dev/null\n"
+                    + "  printf '%s|%s\\n' \"$c\" \"$HEALTH_DEVS\"\n"
+                    + "done");
+
+    assertEquals(0, r.rc(), r.stderr());
+    assertEquals("kfile:3| set-by-before ", r.lines().get(0));
+    assertTrue(r.lines().get(1).startsWith("kfile:2| "), r.lines().toString());
+    assertFalse(r.lines().get(1).contains("set-by-before"), r.lines().toString());
   }
 
   private static void kmsg(String line) throws IOException {
