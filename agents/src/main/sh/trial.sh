@@ -238,6 +238,11 @@ trial_start() {
     printf '%s\n' "$CLOCK_OFFSET" >"$JOBS_DIR/clock"
     printf '%s\n' "$AGENT_SCHED" >"$JOBS_DIR/sched"
   fi
+  # One forked ahead that something killed meanwhile would fail the trial: forked anew. It
+  # holds "params" open while it waits; a dead one, even a zombie, holds nothing.
+  if [ -n "$LEADER_PID" ] && [ ! -e "/proc/$LEADER_PID/fd/3" ]; then
+    leader_drop
+  fi
   [ -n "$LEADER_PID" ] || leader_fork
   printf '%s %s %s %s %s\n' "$JOB_COUNT" "$MONITOR_COUNT" "$TRIAL_TIMEOUT" "$TRIAL_DURATION" \
     "${TRIAL_GRACE:--}" >&3

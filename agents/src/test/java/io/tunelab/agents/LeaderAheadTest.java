@@ -110,6 +110,24 @@ class LeaderAheadTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aLeaderKilledWhileItWaitsIsForkedAnew(String shell, @TempDir Path dir) throws Exception {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    try (Server server = agent.serve()) {
+      List<Long> group = groupAheadOfATrial(agent, server);
+      long killed = Long.parseLong(Procs.stat(group.get(0))[2]);
+      Procs.kill("KILL", "-" + killed);
+      assertEquals(List.of(), awaitGone(group));
+
+      Result next = server.request("run", groupJob());
+
+      assertEquals(0, next.rc(), next.stderr());
+      assertEquals(1, out(next, "g").size(), next.lines().toString());
+      assertNotEquals(List.of(Long.toString(killed)), out(next, "g"));
+    }
+  }
+
   /** Runs a trial, then returns the group of the leader forked for the next: it and two keepers. */
   private static List<Long> groupAheadOfATrial(AgentHarness agent, Server server) throws Exception {
     assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
