@@ -3,11 +3,10 @@
 # A trial: `setsid sh tunelab-agent.sh __trial JOBS`, the leader of the request's process
 # group, forked before its trial is known (leader_fork); the trial's line then gives N
 # jobs, M monitors (a job's own timeout and duration, in its directory, win over TIMEOUT
-# and DURATION; GRACE "" is STOP_GRACE). It
-# ignores TERM and INT itself, so a signal sent to the whole group reaches the workloads
-# and the trial lives on to record what happened. Its barrier is a FIFO: every job blocks
-# reading it until the leader closes the only writer, so all are released at once and
-# nothing polls meanwhile.
+# and DURATION; GRACE "" is STOP_GRACE). It ignores TERM and INT itself, so a signal sent
+# to the whole group reaches the workloads and the trial lives on to record what happened.
+# Its barrier is a FIFO: every job blocks reading it until the leader closes the only
+# writer, so all are released at once and nothing polls meanwhile.
 #
 # It comes right after the prelude and its own helpers, and its entry point ends this
 # module: a shell reads and runs a script one command at a time, so the leader of every

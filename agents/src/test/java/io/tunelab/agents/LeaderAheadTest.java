@@ -15,9 +15,7 @@ import io.tunelab.agents.AgentHarness.Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,7 +61,8 @@ class LeaderAheadTest {
 
       assertEquals(0, server.closeAndWait(), server.stderr());
 
-      assertEquals(List.of(), awaitGone(group), "left behind by a serve whose input ended");
+      assertEquals(
+          List.of(), Procs.awaitGone(group, 10_000), "left behind by a serve whose input ended");
     }
   }
 
@@ -77,7 +76,7 @@ class LeaderAheadTest {
 
       Procs.kill("KILL", Long.toString(server.pid()));
 
-      assertEquals(List.of(), awaitGone(group), "left behind by a killed serve");
+      assertEquals(List.of(), Procs.awaitGone(group, 10_000), "left behind by a killed serve");
     }
   }
 
@@ -90,11 +89,11 @@ class LeaderAheadTest {
 
       Result bad = server.request("run", tab("job", "x"));
       assertEquals(2, bad.rc(), "a job without an arg line");
-      assertEquals(List.of(), awaitGone(group), "a leader whose directory went");
+      assertEquals(List.of(), Procs.awaitGone(group, 10_000), "a leader whose directory went");
 
       // A trial of two jobs and a monitor: the keepers started ahead are the leader's, not a job's.
       assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
-      List<Long> ahead = members(awaitLeaderWithKeepers(agent));
+      List<Long> ahead = Procs.group(awaitLeaderWithKeepers(agent));
       Result two =
           server.request(
               "run",
@@ -106,7 +105,8 @@ class LeaderAheadTest {
       assertEquals(0, two.rc(), two.stderr());
       assertEquals(List.of("a"), out(two, "a"));
       assertTrue(two.rest("err").contains("b\tb"), two.lines().toString());
-      assertEquals(List.of(), awaitGone(ahead), "the keepers started ahead of that trial");
+      assertEquals(
+          List.of(), Procs.awaitGone(ahead, 10_000), "the keepers started ahead of that trial");
     }
   }
 
@@ -118,7 +118,7 @@ class LeaderAheadTest {
       List<Long> group = groupAheadOfATrial(agent, server);
       long killed = Long.parseLong(Procs.stat(group.get(0))[2]);
       Procs.kill("KILL", "-" + killed);
-      assertEquals(List.of(), awaitGone(group));
+      assertEquals(List.of(), Procs.awaitGone(group, 10_000));
 
       Result next = server.request("run", groupJob());
 
@@ -131,7 +131,7 @@ class LeaderAheadTest {
   /** Runs a trial, then returns the group of the leader forked for the next: it and two keepers. */
   private static List<Long> groupAheadOfATrial(AgentHarness agent, Server server) throws Exception {
     assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
-    return members(awaitLeaderWithKeepers(agent));
+    return Procs.group(awaitLeaderWithKeepers(agent));
   }
 
   /** Polls until jobs/leader names a live leader whose group holds it and two keepers. */
@@ -143,7 +143,7 @@ class LeaderAheadTest {
       String text = Files.exists(file) ? Files.readString(file).trim() : "";
       if (!text.isEmpty()) {
         long leader = Long.parseLong(text.split(" ")[0]);
-        List<Long> group = members(leader);
+        List<Long> group = Procs.group(leader);
         // The keepers wait in their open(2) of the FIFOs, before they exec cut.
         long keepers = group.stream().filter(p -> parent(p) == leader).count();
         seen = text + " group " + group;
@@ -156,44 +156,11 @@ class LeaderAheadTest {
     return fail("no leader with its two keepers ahead: " + seen);
   }
 
-  /** The live processes of process group {@code pgid}. */
-  private static List<Long> members(long pgid) throws IOException {
-    List<Long> found = new ArrayList<>();
-    try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
-      for (Path d : (Iterable<Path>) dirs::iterator) {
-        String name = d.getFileName().toString();
-        if (!name.chars().allMatch(Character::isDigit)) {
-          continue;
-        }
-        try {
-          String[] stat = Procs.stat(Long.parseLong(name));
-          if (!stat[0].equals("Z") && stat[2].equals(Long.toString(pgid))) {
-            found.add(Long.parseLong(name));
-          }
-        } catch (IOException e) {
-          // gone meanwhile
-        }
-      }
-    }
-    return found;
-  }
-
   private static long parent(long pid) {
     try {
       return Long.parseLong(Procs.stat(pid)[1]);
     } catch (IOException e) {
       return -1;
     }
-  }
-
-  /** Polls until none of {@code pids} runs; returns those still running then. */
-  private static List<Long> awaitGone(List<Long> pids) throws InterruptedException {
-    long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000;
-    List<Long> left = pids.stream().filter(Procs::alive).toList();
-    while (!left.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      left = pids.stream().filter(Procs::alive).toList();
-    }
-    return left;
   }
 }

@@ -26,24 +26,44 @@ final class Procs {
   static List<String> withEnv(String entry) {
     byte[] needle = entry.getBytes(StandardCharsets.UTF_8);
     List<String> found = new ArrayList<>();
-    try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
-      for (Path dir : (Iterable<Path>) dirs::iterator) {
-        String name = dir.getFileName().toString();
-        if (!name.chars().allMatch(Character::isDigit)) {
-          continue;
+    for (Path dir : processDirs()) {
+      try {
+        if (holds(Files.readAllBytes(dir.resolve("environ")), needle) && !zombie(dir)) {
+          found.add(dir.getFileName() + " " + args(dir));
         }
-        try {
-          if (holds(Files.readAllBytes(dir.resolve("environ")), needle) && !zombie(dir)) {
-            found.add(name + " " + args(dir));
-          }
-        } catch (IOException e) {
-          // gone meanwhile, or not ours to read
-        }
+      } catch (IOException e) {
+        // gone meanwhile, or not ours to read
       }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot list /proc", e);
     }
     return found;
+  }
+
+  /** The live processes (not zombies) of process group {@code pgid}. */
+  static List<Long> group(long pgid) {
+    List<Long> found = new ArrayList<>();
+    for (Path dir : processDirs()) {
+      long pid = Long.parseLong(dir.getFileName().toString());
+      try {
+        String[] stat = stat(pid);
+        if (!stat[0].equals("Z") && stat[2].equals(Long.toString(pgid))) {
+          found.add(pid);
+        }
+      } catch (IOException e) {
+        // gone meanwhile
+      }
+    }
+    return found;
+  }
+
+  /** Polls until none of {@code pids} runs; returns those still running then. */
+  static List<Long> awaitGone(List<Long> pids, long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + Tools.millis(millis) * 1_000_000;
+    List<Long> left = pids.stream().filter(Procs::alive).toList();
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      left = pids.stream().filter(Procs::alive).toList();
+    }
+    return left;
   }
 
   /** Polls until no live process holds {@code entry}; returns what is still there after that. */
@@ -88,6 +108,16 @@ final class Procs {
     Process kill = new ProcessBuilder("kill", "-s", signal, "--", target).inheritIO().start();
     if (kill.waitFor() != 0) {
       throw new IllegalStateException("kill -s " + signal + " " + target + " failed");
+    }
+  }
+
+  /** The directories /proc has for processes, /proc/PID. */
+  private static List<Path> processDirs() {
+    try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
+      return dirs.filter(d -> d.getFileName().toString().chars().allMatch(Character::isDigit))
+          .toList();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list /proc", e);
     }
   }
 
