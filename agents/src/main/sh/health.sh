@@ -172,8 +172,14 @@ health_read() {
   hr_checks=$3
   shift 3
   case $HS_MODE:$hr_cursor in
-    copy:) health_awk "$hr_prefix" "" copy "$HS_MARK" "$hr_checks" "$@" </dev/null ;;
-    copy:*) health_awk "$hr_prefix" "$hr_cursor" copy "$HS_MARK" "$hr_checks" "$@" <"$KMSG_FILE" ;;
+    copy:*)
+      snap_take "${hr_prefix%"$TAB"}" "$hr_cursor" "$HS_MARK" "$hr_checks" "$@" && return 0
+      if [ -z "$hr_cursor" ]; then
+        health_awk "$hr_prefix" "" copy "$HS_MARK" "$hr_checks" "$@" </dev/null
+      else
+        health_awk "$hr_prefix" "$hr_cursor" copy "$HS_MARK" "$hr_checks" "$@" <"$KMSG_FILE"
+      fi
+      ;;
     capped:*)
       { cat "$KMSG_FILE" && dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
         health_awk "$hr_prefix" "$hr_cursor" copy "$HS_MARK" "$hr_checks" "$@"
@@ -187,9 +193,134 @@ health_read() {
   esac
 }
 
-# The awk of health_take: $1 prefix, $2 cursor, $3 copy|pipe (what stdin holds: the serve's
-# copy of the records since the last before-snapshot, or all of /dev/kmsg through a pipe), $4 the mark, $5 how many knob
-# pairs (given path, resolved path) end the arguments; the rest, from $6, are paths to read.
+# The snapshot's program: snap_begin reads the figures and the knobs (its files in F[1..nf],
+# the last 2 * checks of them knob pairs: given path, resolved path), snap_record takes one
+# kernel record, snap_end prints the rest. Lines go to OUT, or to stdout when it is empty.
+# health_awk runs it once per snapshot; a serve's snapshot reader (snap_start) runs it for
+# every snapshot of the serve.
+HEALTH_AWK='
+function emit(s) {
+  if (OUT == "") print s
+  else print s >> OUT
+}
+function snap_begin(prefix, cur, how, mk, checks, dv, nf,   files, i, f, v, kv, d, cpu, key, r, value) {
+  p = prefix; cursor = cur; mode = how; mark = mk; devs = dv
+  throttled = 0; counters = 0; disks = 0; rd = 0; wr = 0; ncpu = 0; ng = 0; n = 0
+  split("", swap); split("", seen); split("", cpus); split("", freq); split("", group); split("", order)
+  files = nf - 2 * checks
+  for (i = 1; i <= files; i++) {
+    f = F[i]
+    # Closed whatever it held: an awk that takes many snapshots reads each file anew.
+    if ((getline v < f) <= 0) { close(f); continue }
+    if (f == "/proc/vmstat") {
+      do {
+        split(v, kv, " ")
+        if (kv[1] == "pswpin" || kv[1] == "pswpout") swap[kv[1]] = kv[2]
+      } while ((getline v < f) > 0)
+    } else if (f == "/proc/diskstats") {
+      disks = 1
+      do {
+        if (split(v, d, " ") >= 10 && index(devs, " " d[3] " ")) {
+          rd += d[6]; wr += d[10]
+        }
+      } while ((getline v < f) > 0)
+    } else if (f ~ /_throttle_count$/) {
+      throttled += v; counters++
+    } else {
+      cpu = f; sub(/^.*\/cpu\//, "", cpu); sub(/\/.*$/, "", cpu)
+      key = f; sub(/^.*\//, "", key)
+      if (!(cpu in seen)) { seen[cpu] = 1; cpus[++ncpu] = cpu }
+      freq[cpu, key] = v
+    }
+    close(f)
+  }
+  # The knobs read back: a file of several lines is one value, its lines joined by blanks.
+  for (i = files + 1; i < nf; i += 2) {
+    f = F[i + 1]
+    if ((r = getline v < f) < 0) { emit("knob\tmissing\t" F[i]); continue }
+    value = (r > 0) ? v : ""
+    while ((getline v < f) > 0) value = value " " v
+    close(f)
+    emit("knob\tok\t" F[i] "\t" value)
+  }
+  want = 0
+  seq = -1
+  if (mode == "copy") { kind = "kfile"; last = mark; want = (cursor != "") ? 3 : 0 }
+  else {
+    kind = ""; last = ""
+    if (cursor ~ /^kmsg:[0-9]+$/) { want = 1; from = substr(cursor, 6) + 0 }
+    if (cursor ~ /^dmesg:[0-9.]+$/) { want = 2; from = substr(cursor, 7) + 0 }
+  }
+}
+# A record "PRI,SEQ,USEC,FLAGS;TEXT" (lines after it that begin with a space are its
+# dictionary, and no record). Levels emerg to warning count (PRI & 7 <= 4): a mount or a new
+# loop device logs at info level. The copy of a serve holds only records since the cursor; a
+# copy cut at its cap is followed by all of /dev/kmsg, of which only the records past the
+# last record of the copy count.
+function snap_record(s,   head, text) {
+  split(s, head, ",")
+  if (mode != "copy") { kind = "kmsg"; last = head[2] }
+  else if (head[2] + 0 <= seq) return
+  else seq = head[2] + 0
+  if (((want == 1 && head[2] + 0 > from) || want == 3) && head[1] % 8 <= 4) {
+    text = s; sub(/^[^;]*;/, "", text)
+    kline(text)
+  }
+}
+function kline(text) {
+  if (++n <= keep) emit(p "kline\t" esc(substr(text, 1, cap)))
+}
+function snap_end(   dmesg, v, pri, ts, text, i, c, s, state) {
+  if (kind == "") {
+    # No /dev/kmsg to read: dmesg, whose timestamps are the cursor, through syslog(2)
+    # (-S): util-linux reading /dev/kmsg prints a wrong level prefix for user lines.
+    dmesg = "{ dmesg -S -r || dmesg -r; } 2>/dev/null"
+    while ((dmesg | getline v) > 0) {
+      if (v !~ /^<[0-9]+>\[ *[0-9.]+\]/) continue
+      pri = v; sub(/^</, "", pri); sub(/>.*$/, "", pri)
+      ts = v; sub(/^<[0-9]+>\[ */, "", ts); sub(/\].*$/, "", ts)
+      kind = "dmesg"; last = ts
+      if (want == 2 && ts + 0 > from && pri % 8 <= 4) {
+        text = v; sub(/^[^]]*\] ?/, "", text)
+        kline(text)
+      }
+    }
+    close(dmesg)
+  }
+  if (kind != "") emit(p "cursor\t" kind ":" last)
+  emit(p "pswpin\t" swap["pswpin"])
+  emit(p "pswpout\t" swap["pswpout"])
+  emit(p "throttle\t" (counters ? throttled : ""))
+  # Sectors of 512 bytes whatever the device; sprintf, since print would write a number
+  # beyond 2^31 as %.6g in mawk.
+  if (disks) {
+    emit(sprintf("%sdisk_read\t%.0f", p, rd * 512))
+    emit(sprintf("%sdisk_written\t%.0f", p, wr * 512))
+  }
+  state = ""
+  for (i = 1; i <= ncpu; i++) {
+    c = cpus[i]
+    s = freq[c, "scaling_governor"] " " freq[c, "scaling_min_freq"] "-" freq[c, "scaling_max_freq"]
+    if (s in group) group[s] = group[s] "," c
+    else { order[++ng] = s; group[s] = c }
+  }
+  for (i = 1; i <= ng; i++) state = state (i > 1 ? "; " : "") group[order[i]] " " order[i]
+  emit(p "cpufreq\t" state)
+  if (want) emit(p "klines\t" n)
+}'
+
+# The files every snapshot reads, before the knobs; a glob no file matches stays itself, and
+# a file that cannot be read is left out.
+HEALTH_FILES='/proc/vmstat /proc/diskstats
+/sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/*_throttle_count
+/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor
+/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_min_freq
+/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_max_freq'
+
+# One awk of HEALTH_AWK for one snapshot: $1 prefix, $2 cursor, $3 copy|pipe (what stdin
+# holds: the serve's copy of the records since the last before-snapshot, or all of /dev/kmsg
+# through a pipe), $4 the mark, $5 how many knob pairs (given path, resolved path) end the
+# arguments; the rest, from $6, are the knob pairs.
 health_awk() {
   ha_prefix=$1
   ha_cursor=$2
@@ -197,112 +328,85 @@ health_awk() {
   ha_mark=$4
   ha_checks=$5
   shift 5
-  awk -v p="$ha_prefix" -v cursor="$ha_cursor" -v mode="$ha_mode" -v mark="$ha_mark" \
-    -v checks="$ha_checks" -v devs="$HEALTH_DEVS" -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" \
-    "$ESCAPE_AWK"'
+  # shellcheck disable=SC2086 # HEALTH_FILES: globs, one a word
+  awk -v prefix="$ha_prefix" -v cur="$ha_cursor" -v how="$ha_mode" -v mk="$ha_mark" \
+    -v checks="$ha_checks" -v devs="$HEALTH_DEVS" -v keep="$HEALTH_LINES" \
+    -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK$HEALTH_AWK"'
       BEGIN {
-        throttled = 0; counters = 0; disks = 0; read = 0; written = 0
-        files = ARGC - 2 * checks
-        for (i = 1; i < files; i++) {
-          f = ARGV[i]
-          if ((getline v < f) <= 0) continue
-          if (f == "/proc/vmstat") {
-            do {
-              split(v, kv, " ")
-              if (kv[1] == "pswpin" || kv[1] == "pswpout") swap[kv[1]] = kv[2]
-            } while ((getline v < f) > 0)
-          } else if (f == "/proc/diskstats") {
-            disks = 1
-            do {
-              if (split(v, d, " ") >= 10 && index(devs, " " d[3] " ")) {
-                read += d[6]; written += d[10]
-              }
-            } while ((getline v < f) > 0)
-          } else if (f ~ /_throttle_count$/) {
-            throttled += v; counters++
-          } else {
-            cpu = f; sub(/^.*\/cpu\//, "", cpu); sub(/\/.*$/, "", cpu)
-            key = f; sub(/^.*\//, "", key)
-            if (!(cpu in seen)) { seen[cpu] = 1; cpus[++ncpu] = cpu }
-            freq[cpu, key] = v
-          }
-          close(f)
-        }
-        # The knobs read back: a file of several lines is one value, its lines joined by blanks.
-        for (i = files; i < ARGC; i += 2) {
-          f = ARGV[i + 1]
-          if ((r = getline v < f) < 0) { print "knob\tmissing\t" ARGV[i]; continue }
-          value = (r > 0) ? v : ""
-          while ((getline v < f) > 0) value = value " " v
-          close(f)
-          print "knob\tok\t" ARGV[i] "\t" value
-        }
+        OUT = ""
+        for (i = 1; i < ARGC; i++) F[i] = ARGV[i]
+        snap_begin(prefix, cur, how, mk, checks, devs, ARGC - 1)
         ARGC = 1
-        want = 0
-        seq = -1
-        if (mode == "copy") { kind = "kfile"; last = mark; want = (cursor != "") ? 3 : 0 }
-        else {
-          kind = ""; last = ""
-          if (cursor ~ /^kmsg:[0-9]+$/) { want = 1; from = substr(cursor, 6) + 0 }
-          if (cursor ~ /^dmesg:[0-9.]+$/) { want = 2; from = substr(cursor, 7) + 0 }
-        }
-        n = 0
       }
-      # A record "PRI,SEQ,USEC,FLAGS;TEXT"; lines after it that begin with a space are its
-      # dictionary. Levels emerg to warning count (PRI & 7 <= 4): a mount or a new loop
-      # device logs at info level. The copy of a serve holds only records since the cursor;
-      # a copy cut at its cap is followed by all of /dev/kmsg, of which only the records
-      # past the last record of the copy count.
-      /^[0-9]+,[0-9]+,/ {
-        split($0, head, ",")
-        if (mode != "copy") { kind = "kmsg"; last = head[2] }
-        else if (head[2] + 0 <= seq) next
-        else seq = head[2] + 0
-        if (((want == 1 && head[2] + 0 > from) || want == 3) && head[1] % 8 <= 4) {
-          text = $0; sub(/^[^;]*;/, "", text)
-          line(text)
+      /^[0-9]+,[0-9]+,/ { snap_record($0) }
+      END { snap_end() }' $HEALTH_FILES "$@"
+}
+
+# The serve's snapshot reader: one awk for the whole serve that takes every snapshot whose
+# kernel lines come from the serve's copy (health_source's "copy"), so that a snapshot costs a
+# line written to it and one read back, where a fork and exec of awk cost milliseconds. It
+# reads a line per snapshot on "snap.in", where the serve holds the only writer (fd 8): when
+# the serve ends, the end of file ends it. It appends the snapshot to the answer
+# (RESPONSE_FILE, which a serve opens for appending) and then writes "." on "snap.out", which
+# it opens for reading and writing so that its start never waits for a reader.
+# -W interactive: mawk otherwise waits to fill its buffer before it reads a line; gawk and
+# busybox read lines as they come and only warn about the option.
+SNAP_PID=
+snap_start() {
+  [ -n "$KMSG_FILE" ] || return 0
+  mkfifo -m 0600 "$SCRATCH/snap.in" "$SCRATCH/snap.out" 2>/dev/null || return 0
+  exec 8<>"$SCRATCH/snap.in"
+  # A line: prefix word, cursor, mark, how many knob pairs, devices, then the files.
+  TUNELAB_SNAP_OUT=$RESPONSE_FILE TUNELAB_SNAP_KMSG=$KMSG_FILE awk -W interactive \
+    -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK$HEALTH_AWK"'
+      BEGIN { OUT = ENVIRON["TUNELAB_SNAP_OUT"]; kfile = ENVIRON["TUNELAB_SNAP_KMSG"] }
+      {
+        nf = split($0, a, "\t") - 5
+        for (i = 1; i <= nf; i++) F[i] = a[i + 5]
+        snap_begin(a[1] == "" ? "" : a[1] "\t", a[2], "copy", a[3], a[4], a[5], nf)
+        if (a[2] != "") {
+          while ((getline r < kfile) > 0) if (r ~ /^[0-9]+,[0-9]+,/) snap_record(r)
+          close(kfile)
         }
-      }
-      function line(text) {
-        if (++n <= keep) print p "kline\t" esc(substr(text, 1, cap))
-      }
-      END {
-        if (kind == "") {
-          # No /dev/kmsg to read: dmesg, whose timestamps are the cursor, through syslog(2)
-          # (-S): util-linux reading /dev/kmsg prints a wrong level prefix for user lines.
-          while (("{ dmesg -S -r || dmesg -r; } 2>/dev/null" | getline v) > 0) {
-            if (v !~ /^<[0-9]+>\[ *[0-9.]+\]/) continue
-            pri = v; sub(/^</, "", pri); sub(/>.*$/, "", pri)
-            ts = v; sub(/^<[0-9]+>\[ */, "", ts); sub(/\].*$/, "", ts)
-            kind = "dmesg"; last = ts
-            if (want == 2 && ts + 0 > from && pri % 8 <= 4) {
-              text = v; sub(/^[^]]*\] ?/, "", text)
-              line(text)
-            }
-          }
-        }
-        if (kind != "") print p "cursor\t" kind ":" last
-        print p "pswpin\t" swap["pswpin"]
-        print p "pswpout\t" swap["pswpout"]
-        print p "throttle\t" (counters ? throttled : "")
-        # Sectors of 512 bytes whatever the device; printf, since print would write a number
-        # beyond 2^31 as %.6g in mawk.
-        if (disks) printf "%sdisk_read\t%.0f\n%sdisk_written\t%.0f\n", p, read * 512, p, written * 512
-        state = ""
-        for (i = 1; i <= ncpu; i++) {
-          c = cpus[i]
-          s = freq[c, "scaling_governor"] " " freq[c, "scaling_min_freq"] "-" freq[c, "scaling_max_freq"]
-          if (s in group) group[s] = group[s] "," c
-          else { order[++ng] = s; group[s] = c }
-        }
-        for (i = 1; i <= ng; i++) state = state (i > 1 ? "; " : "") group[order[i]] " " order[i]
-        print p "cpufreq\t" state
-        if (want) print p "klines\t" n
-      }' /proc/vmstat /proc/diskstats \
-    /sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/*_throttle_count \
-    /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor \
-    /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_min_freq \
-    /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_max_freq "$@"
+        snap_end()
+        close(OUT)
+        print "."
+        fflush()
+      }' <"$SCRATCH/snap.in" 1<>"$SCRATCH/snap.out" 2>/dev/null 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&- &
+  SNAP_PID=$!
+}
+
+# A snapshot by the serve's snapshot reader, into the answer: $1 prefix word (empty, before or
+# after), $2 cursor, $3 the copy's mark, $4 how many knob pairs end the arguments, the rest
+# the knob pairs. Status 1 when it cannot take it (none, a trial holds fd 9, a path with a TAB
+# or newline) or has gone (from then on every snapshot forks its awk): nothing was written.
+snap_take() {
+  [ -n "$SNAP_PID" ] || return 1
+  # A started trial holds "done" on fd 9 until its jobs have ended (trial_jobs).
+  if [ -n "${TRIAL_PGID:-}" ] && [ "${TRIAL_WAITED:-1}" = 0 ]; then
+    return 1
+  fi
+  st_line=$1$TAB$2$TAB$3$TAB$4$TAB$HEALTH_DEVS
+  shift 4
+  # shellcheck disable=SC2086 # HEALTH_FILES: globs, one a word
+  for st_path in $HEALTH_FILES "$@"; do
+    case $st_path in
+      *"$TAB"* | *"$NL"*) return 1 ;;
+    esac
+    st_line=$st_line$TAB$st_path
+  done
+  # Opened for reading and writing first, so that the open for reading cannot wait; then the
+  # awk is its only writer, and an awk that has gone reads as end of file.
+  exec 9<>"$SCRATCH/snap.out"
+  exec 9<"$SCRATCH/snap.out"
+  printf '%s\n' "$st_line" >&8
+  IFS= read -r st_ack <&9 || st_ack=
+  exec 9<&-
+  [ "$st_ack" != . ] || return 0
+  err "the snapshot reader (awk, pid $SNAP_PID) has gone: each snapshot forks its own awk"
+  SNAP_PID=
+  exec 8>&-
+  return 1
 }
 
 # The health verb: payload "cursor<TAB>CURSOR" (from an earlier snapshot) and any number of

@@ -20,7 +20,11 @@ reader_main() {
       trap '' XFSZ
       exec dd if=/dev/kmsg of="$4" bs=65536 conv=noerror,notrunc oflag=append status=none
     ) </dev/null 2>/dev/null &
-    printf '%s\n' "$!" >"$4.pid"
+    rd_dd=$!
+    printf '%s\n' "$rd_dd" >"$4.pid"
+    # Whichever way this process ends but a signal to its group (which reaches the dd too):
+    # a killed agent's reader ends at the end of its input, and must not leave the dd.
+    trap 'kill "$rd_dd" 2>/dev/null' EXIT
   fi
   # A request (its header "VERB N [SEQ]" and N payload lines) goes on in one write, in
   # pieces of 64 lines when longer: the agent reads it without waiting for this process
@@ -123,6 +127,7 @@ serve() {
   fi
   # Read and write: the FIFO never reports end of file to us.
   exec 3<&- 0<>"$SCRATCH/requests"
+  snap_start
   if [ -s "$SCRATCH/ended" ]; then
     while IFS= read -r se_out || [ -n "$se_out" ]; do
       err "ended a leftover process: $se_out"
@@ -192,7 +197,9 @@ serve() {
     # every fork costs milliseconds, and a phase of a trial should cost one round trip.
     # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
     BULKY_RESPONSE=0
-    dispatch "$se_verb" </dev/null >"$RESPONSE_FILE"
+    # Appended to: the snapshot reader appends its snapshots between the verb's own lines.
+    : >"$RESPONSE_FILE"
+    dispatch "$se_verb" </dev/null >>"$RESPONSE_FILE"
     se_rc=$?
     if [ "$BULKY_RESPONSE" = 1 ]; then
       sed 's/^/|/' "$RESPONSE_FILE"

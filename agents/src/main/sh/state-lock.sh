@@ -110,6 +110,11 @@ cleanup() {
     rm -rf "$JOBS_DIR"
   fi
   [ -z "${READER:-}" ] || group_end "$READER" "$READER_START"
+  if [ -n "${SNAP_PID:-}" ]; then
+    # The end of file on its input ends the snapshot reader: gone before the agent is.
+    exec 8>&-
+    wait "$SNAP_PID"
+  fi
   rm -rf "$SCRATCH"
   if [ "${LOCKED:-0}" = 1 ]; then
     first_line "$LOCK/pid"

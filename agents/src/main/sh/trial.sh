@@ -281,7 +281,7 @@ leader_fork() {
   exec 3<>"$JOBS_DIR/params" 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" \
     5<>"$JOBS_DIR/done"
   setsid "$SELF_SH" "$0" __trial "$JOBS_DIR" \
-    3<"$JOBS_DIR/params" </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
+    3<"$JOBS_DIR/params" 8>&- </dev/null >/dev/null 2>>"$JOBS_DIR/trial.err" &
   LEADER_PID=$!
   LEADER_START=
   proc_stat "$LEADER_PID" && LEADER_START=$PS_START
@@ -324,8 +324,8 @@ await_eof() {
     return 0
   fi
   case $1 in
-    3) cat <&3 >/dev/null 6>&- 7>&- 9<&- & ;;
-    *) cat <&9 >/dev/null 3<&- 6>&- 7>&- & ;;
+    3) cat <&3 >/dev/null 6>&- 7>&- 8>&- 9<&- & ;;
+    *) cat <&9 >/dev/null 3<&- 6>&- 7>&- 8>&- & ;;
   esac
   wait "$!"
 }

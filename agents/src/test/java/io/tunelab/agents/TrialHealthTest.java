@@ -209,6 +209,26 @@ class TrialHealthTest {
     assertEquals(List.of(), Procs.awaitNone(marker, 5000));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void nothingOfAKilledServeOutlivesItsInput(String shell, @TempDir Path dir) throws Exception {
+    assumeTrue(Files.isReadable(Path.of("/dev/kmsg")), "reading the kernel log needs root");
+    String marker = Procs.marker("TUNELAB_TEST_KMSG");
+    AgentHarness agent =
+        new AgentHarness(shell, dir).env(marker.split("=")[0], marker.split("=")[1]);
+    try (Server server = agent.serve()) {
+      Result run = server.request("run", lines(List.of(List.of("health"), job("q", sh("true")))));
+      assertEquals(0, run.rc(), run.stderr());
+      assertTrue(figure(run, "before", "cursor").startsWith("kfile:"), run.lines().toString());
+
+      Procs.kill("KILL", Long.toString(server.pid()));
+      server.closeStdin();
+
+      // The reader, its copy's dd, the snapshot reader and the leader forked ahead.
+      assertEquals(List.of(), Procs.awaitNone(marker, 5000));
+    }
+  }
+
   /**
    * A kernel that logs more during a trial than the serve's copy may hold: the copy stops at its
    * cap, the trial still counts the warning logged past it, and the next trials read the kernel log
