@@ -9,81 +9,6 @@
 HEALTH_LINES=5
 HEALTH_LINE_CAP=240
 
-# The kernel log of a serve: its reader (reader_main) starts one dd that copies every record
-# of /dev/kmsg into KMSG_FILE as the kernel logs it, so that a snapshot reads a small file
-# instead of forking a reader of its own. A before-snapshot empties the file (KMSG_MARK counts
-# how often); an after-snapshot reads what the kernel logged since. Empty KMSG_FILE: no
-# reader (one-shot calls), a dd per snapshot.
-KMSG_FILE=
-KMSG_PID=
-KMSG_MARK=0
-# The copy's cap, in blocks of `ulimit -f` (512 bytes in dash and a POSIX sh, so 8 MiB): a
-# kernel that floods its log during a long trial (or an idle serve) would otherwise fill the
-# scratch directory. At the cap the dd's write fails and it ends; the trial's after-snapshot
-# reads the copy and then /dev/kmsg past its last record, and from then on each snapshot
-# reads /dev/kmsg itself. A test may set a smaller cap (TUNELAB_KMSG_COPY_BLOCKS, with
-# TUNELAB_STATE).
-KMSG_COPY_BLOCKS=16384
-if [ -n "${TUNELAB_STATE:-}" ]; then
-  case ${TUNELAB_KMSG_COPY_BLOCKS:-} in
-    "" | *[!0-9]*) ;;
-    *) KMSG_COPY_BLOCKS=$TUNELAB_KMSG_COPY_BLOCKS ;;
-  esac
-fi
-
-# Sets KMSG_READY to 1 when the serve's reader of /dev/kmsg runs and has copied every record
-# logged so far: it sleeps in read(2) on /dev/kmsg once it has written them all (a record
-# wakes it at once, from the context that logged it). Sets KMSG_ENDED to 1 when it has ended
-# (the cap): its parent, the reader, never waits for it, so it stays a zombie until the serve
-# ends and its pid names no other process.
-kmsg_settle() {
-  KMSG_READY=0
-  KMSG_ENDED=0
-  [ -n "$KMSG_FILE" ] || return 0
-  if [ -z "$KMSG_PID" ]; then
-    first_line "$KMSG_FILE.pid"
-    KMSG_PID=$FIRST_LINE
-    [ -n "$KMSG_PID" ] || return 0
-  fi
-  ks_tries=0
-  # Its status file's first lines, Name and State (Umask between them since Linux 4.7): a
-  # read(2) per byte, so a few dozen, where its stat line costs some 300.
-  while :; do
-    ks_name=
-    ks_state=
-    {
-      while IFS="$TAB " read -r ks_key ks_value _; do
-        case $ks_key in
-          Name:) ks_name=$ks_value ;;
-          State:)
-            ks_state=$ks_value
-            break
-            ;;
-        esac
-      done <"/proc/$KMSG_PID/status"
-    } 2>/dev/null
-    case $ks_state in
-      "" | Z | X) break ;;
-    esac
-    # Not yet dd (the exec in reader_main).
-    [ "$ks_name" = dd ] || return 0
-    case $ks_state in
-      S | D)
-        KMSG_READY=1
-        return 0
-        ;;
-    esac
-    # Running: still copying. Looked at again (a builtin read, no fork), a bounded number of
-    # times: a kernel that logs without pause leaves it running, and its records are there.
-    ks_tries=$((ks_tries + 1))
-    if [ "$ks_tries" -ge 200 ]; then
-      KMSG_READY=1
-      return 0
-    fi
-  done
-  KMSG_ENDED=1
-}
-
 # Sets HEALTH_DEVS to " NAME NAME … ": the block devices nothing else is built on, whose bytes
 # disk_read and disk_written count. A disk under LVM, RAID or dm-crypt (itself or through a
 # partition) is counted through the device on top of it: its bytes are the same bytes once
@@ -357,9 +282,9 @@ snap_start() {
   mkfifo -m 0600 "$SCRATCH/snap.in" "$SCRATCH/snap.out" 2>/dev/null || return 0
   exec 8<>"$SCRATCH/snap.in"
   # A line: prefix word, cursor, mark, how many knob pairs, devices, then the files.
-  TUNELAB_SNAP_OUT=$RESPONSE_FILE TUNELAB_SNAP_KMSG=$KMSG_FILE awk -W interactive \
+  SNAP_OUT=$RESPONSE_FILE SNAP_KMSG=$KMSG_FILE awk -W interactive \
     -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK$HEALTH_AWK"'
-      BEGIN { OUT = ENVIRON["TUNELAB_SNAP_OUT"]; kfile = ENVIRON["TUNELAB_SNAP_KMSG"] }
+      BEGIN { OUT = ENVIRON["SNAP_OUT"]; kfile = ENVIRON["SNAP_KMSG"] }
       {
         nf = split($0, a, "\t") - 5
         for (i = 1; i <= nf; i++) F[i] = a[i + 5]
@@ -457,6 +382,7 @@ trial_health() {
     done <"$SCRATCH/health"
     return 0
   fi
+  kmsg_wait_tick "$TRIAL_END_NS"
   set -f
   th_ifs=$IFS
   IFS=$NL

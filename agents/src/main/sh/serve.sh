@@ -10,7 +10,7 @@ reader_main() {
   # $1 FIFO, $2 agent pid, $3 its start time, $4 the file of the kernel's log (empty: none)
   trap '' INT HUP
   exec 5>"$1" || exit 1
-  # The agent's copy of the kernel log (health.sh, KMSG_FILE): one dd for the whole serve, in
+  # The agent's copy of the kernel log (kmsg.sh, KMSG_FILE): one dd for the whole serve, in
   # this process group, so that whatever ends the reader (the agent's exit, a takeover) ends
   # it too. conv=noerror: records the kernel overwrote before dd read them are skipped. The
   # file size limit is the copy's cap: past it the write fails (EFBIG, SIGXFSZ ignored).
@@ -113,7 +113,10 @@ serve() {
   fi
   exec 3<&0
   KMSG_FILE=
-  [ ! -r /dev/kmsg ] || KMSG_FILE=$SCRATCH/kmsg
+  if [ -r /dev/kmsg ]; then
+    KMSG_FILE=$SCRATCH/kmsg
+    kmsg_tick
+  fi
   setsid "$SELF_SH" "$0" __reader "$SCRATCH/requests" "$$" "$AGENT_START" "$KMSG_FILE" \
     <&3 >/dev/null 2>&1 &
   READER=$!

@@ -105,5 +105,6 @@ LEADER_START=
 TRIAL_HEALTH=0
 TRIAL_CHECKS=
 TRIAL_CURSOR=
+TRIAL_END_NS=0
 # The devices a trial's snapshots count (health_devs).
 HEALTH_DEVS=" "

@@ -61,6 +61,8 @@ trial_jobs() {
   await_eof 9
   exec 9<&-
   TRIAL_WAITED=1
+  # When its last job ended, for the after-snapshot (kmsg_wait_tick).
+  TRIAL_END_NS=0
   tf_rc=0
   tf_i=1
   while [ "$tf_i" -le "$JOB_COUNT" ]; do
@@ -73,6 +75,10 @@ trial_jobs() {
     tf_start=${FIRST_LINE:-0}
     first_line "$tf_dir/end"
     tf_end=${FIRST_LINE:-0}
+    case $tf_end in
+      "" | *[!0-9]*) ;;
+      *) [ "$tf_end" -le "$TRIAL_END_NS" ] || TRIAL_END_NS=$tf_end ;;
+    esac
     first_line "$tf_dir/stopped"
     printf 'job\t%s\t%s\t%s\t%s\n' "$tf_name" "$tf_jrc" "$tf_start" "$tf_end"
     if [ "$tf_jrc" != 0 ] && { [ "$FIRST_LINE" != INT ] || [ "$tf_jrc" = 124 ]; }; then

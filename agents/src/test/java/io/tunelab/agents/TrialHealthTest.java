@@ -185,6 +185,35 @@ class TrialHealthTest {
     }
   }
 
+  /**
+   * The kernel wakes the copy's reader at its next tick after a record: a warning logged as the
+   * workload's last act is still in its own trial, however soon the after-snapshot follows.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void aWarningLoggedAsTheWorkloadEndsIsInItsTrial(String shell, @TempDir Path dir) {
+    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    AgentHarness agent = new AgentHarness(shell, dir);
+    String marker = "tunelab-trial-health-last-" + UUID.randomUUID();
+    try (Server server = agent.serve()) {
+      for (int i = 0; i < 8; i++) {
+        Result r =
+            server.request(
+                "run",
+                lines(
+                    List.of(
+                        List.of("health"),
+                        job("l", sh("printf '<4>%s\\n' " + marker + "-" + i + " > /dev/kmsg")))));
+
+        assertEquals(0, r.rc(), r.stderr());
+        assertEquals(
+            List.of(tab("kline", marker + "-" + i)),
+            r.rest("after").stream().filter(l -> l.startsWith("kline\t")).toList(),
+            "trial " + i + ": " + r.lines());
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void theServesCopyOfTheKernelLogEndsWithIt(String shell, @TempDir Path dir) throws Exception {
