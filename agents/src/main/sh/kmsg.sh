@@ -70,10 +70,11 @@ kmsg_wait_tick() {
 }
 
 # Sets KMSG_READY to 1 when the serve's reader of /dev/kmsg runs and has copied every record
-# logged so far: it sleeps in read(2) on /dev/kmsg once it has written them all (a record
-# wakes it at once, from the context that logged it). Sets KMSG_ENDED to 1 when it has ended
-# (the cap): its parent, the reader, never waits for it, so it stays a zombie until the serve
-# ends and its pid names no other process.
+# logged so far: it sleeps in read(2) on /dev/kmsg once it has written them all, and a record
+# wakes it by the next tick (a trial's after-snapshot waits for that tick first:
+# kmsg_wait_tick). Sets KMSG_ENDED to 1 when it has ended (the cap): its parent, the reader,
+# never waits for it, so it stays a zombie until the serve ends and its pid names no other
+# process.
 kmsg_settle() {
   KMSG_READY=0
   KMSG_ENDED=0
