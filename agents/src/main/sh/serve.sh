@@ -131,6 +131,7 @@ serve() {
   # Read and write: the FIFO never reports end of file to us.
   exec 3<&- 0<>"$SCRATCH/requests"
   snap_start
+  LEADER_AHEAD=1
   if [ -s "$SCRATCH/ended" ]; then
     while IFS= read -r se_out || [ -n "$se_out" ]; do
       err "ended a leftover process: $se_out"
@@ -223,7 +224,7 @@ serve() {
       done <"$RESPONSE_FILE"
       printf '%s$ %s%s\n' "$se_out_buf" "$se_rc" "${se_seq:+ $se_seq}"
     fi
-    # Once a trial has answered, while the controller stores it: the next trial's leader.
+    # After an answer that did not fork it (trial_end): the next trial's leader.
     if [ "$JOBS_KEPT" = 1 ] && [ -z "$LEADER_PID" ] && [ -z "${TRIAL_PGID:-}" ]; then
       leader_fork
     fi

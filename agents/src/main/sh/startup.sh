@@ -101,6 +101,8 @@ JOBS_FRESH=1
 # The leader forked ahead for the next trial, and its start time (leader_fork).
 LEADER_PID=
 LEADER_START=
+# 1 in a serve, whose next request may be a trial: each trial's leader is forked ahead.
+LEADER_AHEAD=0
 # 1 while the started trial takes health snapshots (trial_parse, trial_health).
 TRIAL_HEALTH=0
 TRIAL_CHECKS=

@@ -140,17 +140,19 @@ trial_end() {
     job_lines stat "$FIRST_LINE" "$JOBS_DIR/m$te_i/stat" all
     te_i=$((te_i + 1))
   done
-  # The after-snapshot and the knobs read back, last in the answer: every process of the
-  # trial has ended.
-  [ "$TRIAL_HEALTH" = 0 ] || trial_health after
   if [ "$te_keep" = 1 ]; then
     # Kept for the next trial: nobody of this one is left to hold a FIFO or write a file.
     : >"$JOBS_DIR/pids"
     : >"$JOBS_DIR/pgid"
     JOBS_KEPT=1
-  else
-    rm -rf "$JOBS_DIR"
+    # The next trial's leader starts up on another CPU while this one's after-snapshot is
+    # taken and its answer sent, not while the controller stores it.
+    [ "$LEADER_AHEAD" = 0 ] || leader_fork
   fi
+  # The after-snapshot and the knobs read back, last in the answer: every process of the
+  # trial has ended.
+  [ "$TRIAL_HEALTH" = 0 ] || trial_health after
+  [ "$te_keep" = 1 ] || rm -rf "$JOBS_DIR"
 }
 
 verb_run() {

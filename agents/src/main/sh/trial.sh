@@ -274,9 +274,10 @@ trial_start() {
 # that will hold every process of the trial, so it can be ended as one (cancel, end of
 # input, a later agent finding leftovers). It waits for its trial's line on "params" and
 # holds the trial's FIFO ends from its birth, as the agent's read-and-write ends (so that
-# no open blocks) are its writers. A serve forks it as soon as a trial has answered, so the
-# fork, two execs and the shell's start-up are no part of the next trial's time; the agent
-# then holds "params", "open", "end", "started" and "done" on fds 3 to 7 until that trial.
+# no open blocks) are its writers. A serve forks it as soon as a trial's processes have
+# ended (trial_end), so the fork, two execs and the shell's start-up are no part of the next
+# trial's time; the agent then holds "params", "open", "end", "started" and "done" on fds 3
+# to 7 until that trial.
 leader_fork() {
   exec 3<>"$JOBS_DIR/params" 7<>"$JOBS_DIR/open" 6<>"$JOBS_DIR/end" 4<>"$JOBS_DIR/started" \
     5<>"$JOBS_DIR/done"

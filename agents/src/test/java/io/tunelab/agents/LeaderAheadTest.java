@@ -21,15 +21,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Once a trial of a serve has answered, the agent forks the next trial's leader, which starts the
- * first job's two output keepers and waits: the next trial runs in that leader's group, and
- * whatever ends the serve, or a request that cannot use the leader, ends it with its keepers.
+ * Once a trial of a serve has ended, before its after-snapshot, the agent forks the next trial's
+ * leader, which starts the first job's two output keepers and waits: the next trial runs in that
+ * leader's group, and whatever ends the serve, or a request that cannot use the leader, ends it
+ * with its keepers.
  */
 class LeaderAheadTest {
 
   /** A job that prints its own process group. */
+  private static final List<String> GROUP_JOB =
+      job("g", List.of("awk", "{ print $5 }", "/proc/self/stat"));
+
   private static String[] groupJob() {
-    return lines(List.of(job("g", List.of("awk", "{ print $5 }", "/proc/self/stat"))));
+    return lines(List.of(GROUP_JOB));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -49,6 +53,40 @@ class LeaderAheadTest {
       assertNotEquals(out(first, "g"), out(second, "g"), "a trial's group served twice");
       assertEquals(0, server.closeAndWait(), server.stderr());
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
+  void theNextLeaderIsForkedBeforeTheTrialsAfterSnapshot(String shell, @TempDir Path dir)
+      throws Exception {
+    // Each awk that takes a snapshot logs the leader that jobs/leader names at that moment.
+    Path leaderFile = new AgentHarness(shell, dir).state().resolve("jobs").resolve("leader");
+    AgentHarness agent =
+        SnapshotReaderTest.loggingAwk(shell, dir, "\"$(cat '" + leaderFile + "')\"");
+    String[] trial = lines(List.of(List.of("health"), GROUP_JOB));
+    try (Server server = agent.serve()) {
+      assertEquals(0, server.request("run", groupJob()).rc(), server.stderr());
+      // Without the snapshot reader, each snapshot forks an awk of its own.
+      long reader = SnapshotReaderTest.reader(dir);
+      Procs.kill("KILL", Long.toString(reader));
+      assertEquals(List.of(), Procs.awaitGone(List.of(reader), 10_000));
+
+      Result measured = server.request("run", trial);
+      Result next = server.request("run", groupJob());
+
+      assertEquals(0, measured.rc(), measured.stderr());
+      assertEquals(0, next.rc(), next.stderr());
+      List<String> snapshots = SnapshotReaderTest.awkStarts(dir);
+      assertEquals(3, snapshots.size(), "the reader, then before and after: " + snapshots);
+      assertEquals(out(measured, "g").get(0), leaderIn(snapshots.get(1)), snapshots.toString());
+      assertEquals(out(next, "g").get(0), leaderIn(snapshots.get(2)), snapshots.toString());
+    }
+  }
+
+  /** The leader's pid in a line of awk.log: "AWK_PID LEADER_PID LEADER_START". */
+  private static String leaderIn(String line) {
+    String[] words = line.split(" ");
+    return words.length > 1 ? words[1] : "";
   }
 
   @ParameterizedTest(name = "{0}")

@@ -31,12 +31,21 @@ class SnapshotReaderTest {
 
   /** An agent whose awk is a wrapper that logs each snapshot's awk to {@code awk.log}. */
   private static AgentHarness countingAwk(String shell, Path dir) throws Exception {
+    return loggingAwk(shell, dir, "");
+  }
+
+  /**
+   * An agent whose awk is a wrapper that logs each awk that runs the snapshot's program to {@code
+   * awk.log}: a line of its pid and then what the shell words {@code more} print.
+   */
+  static AgentHarness loggingAwk(String shell, Path dir, String more) throws Exception {
     Path bin = Files.createDirectories(dir.resolve("bin"));
     Path awk = bin.resolve("awk");
-    // One line per awk that runs the snapshot's program: its pid.
     Files.writeString(
         awk,
-        "#!/bin/sh\ncase $* in *snap_begin*) echo $$ >> '"
+        "#!/bin/sh\ncase $* in *snap_begin*) echo $$ "
+            + more
+            + " >> '"
             + dir.resolve("awk.log")
             + "' ;; esac\nexec "
             + Tools.require("awk")
@@ -45,7 +54,7 @@ class SnapshotReaderTest {
     return new AgentHarness(shell, dir).env("PATH", bin + ":" + System.getenv("PATH"));
   }
 
-  private static List<String> awkStarts(Path dir) throws Exception {
+  static List<String> awkStarts(Path dir) throws Exception {
     Path log = dir.resolve("awk.log");
     return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
@@ -64,12 +73,13 @@ class SnapshotReaderTest {
   }
 
   /** The serve's snapshot reader, once it runs: the awk started once, whose pid awk.log holds. */
-  private static long reader(Path dir) throws Exception {
+  static long reader(Path dir) throws Exception {
     long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000;
     while (System.nanoTime() < deadline) {
       List<String> starts = awkStarts(dir);
-      if (!starts.isEmpty() && Procs.alive(Long.parseLong(starts.get(0)))) {
-        return Long.parseLong(starts.get(0));
+      long pid = starts.isEmpty() ? -1 : Long.parseLong(starts.get(0).split(" ")[0]);
+      if (pid > 0 && Procs.alive(pid)) {
+        return pid;
       }
       Thread.sleep(20);
     }
