@@ -272,8 +272,10 @@ health_awk() {
 # line written to it and one read back, where a fork and exec of awk cost milliseconds. It
 # reads a line per snapshot on "snap.in", where the serve holds the only writer (fd 8): when
 # the serve ends, the end of file ends it. It appends the snapshot to the answer
-# (RESPONSE_FILE, which a serve opens for appending) and then writes "." on "snap.out", which
-# it opens for reading and writing so that its start never waits for a reader.
+# (RESPONSE_FILE, which a serve opens for appending) and then writes "." on "snap.out", its
+# stderr, opened for reading and writing so that neither its start nor a write ever waits for
+# a reader. It also relays each answer (snap_relay): its stdout is the serve's, and awk reads
+# a file in blocks where the shell's read builtin takes a read(2) per byte.
 # -W interactive: mawk otherwise waits to fill its buffer before it reads a line; gawk and
 # busybox read lines as they come and only warn about the option.
 SNAP_PID=
@@ -281,10 +283,23 @@ snap_start() {
   [ -n "$KMSG_FILE" ] || return 0
   mkfifo -m 0600 "$SCRATCH/snap.in" "$SCRATCH/snap.out" 2>/dev/null || return 0
   exec 8<>"$SCRATCH/snap.in"
-  # A line: prefix word, cursor, mark, how many knob pairs, devices, then the files.
+  # A line: prefix word, cursor, mark, how many knob pairs, devices, then the files; or "|"
+  # and the status line of an answer to relay.
   SNAP_OUT=$RESPONSE_FILE SNAP_KMSG=$KMSG_FILE awk -W interactive \
     -v keep="$HEALTH_LINES" -v cap="$HEALTH_LINE_CAP" "$ESCAPE_AWK$HEALTH_AWK"'
-      BEGIN { OUT = ENVIRON["SNAP_OUT"]; kfile = ENVIRON["SNAP_KMSG"] }
+      BEGIN { OUT = ENVIRON["SNAP_OUT"]; kfile = ENVIRON["SNAP_KMSG"]; ack = "/dev/stderr" }
+      /^[|]/ {
+        # "+" first: from then on the answer may be partly written.
+        print "+" > ack
+        fflush(ack)
+        while ((getline r < OUT) > 0) print "|" r
+        close(OUT)
+        print substr($0, 2)
+        fflush()
+        print "." > ack
+        fflush(ack)
+        next
+      }
       {
         nf = split($0, a, "\t") - 5
         for (i = 1; i <= nf; i++) F[i] = a[i + 5]
@@ -295,10 +310,40 @@ snap_start() {
         }
         snap_end()
         close(OUT)
-        print "."
-        fflush()
-      }' <"$SCRATCH/snap.in" 1<>"$SCRATCH/snap.out" 2>/dev/null 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&- &
+        print "." > ack
+        fflush(ack)
+      }' <"$SCRATCH/snap.in" 2<>"$SCRATCH/snap.out" 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&- &
   SNAP_PID=$!
+}
+
+# Sends the snapshot reader the line $1 and reads its first answer into SNAP_ACK: empty when
+# it has gone. Opened for reading and writing first, so that the open for reading cannot
+# wait; then the awk is its only writer, and an awk that has gone reads as end of file. The
+# caller closes fd 9.
+snap_ask() {
+  exec 9<>"$SCRATCH/snap.out"
+  exec 9<"$SCRATCH/snap.out"
+  printf '%s\n' "$1" >&8
+  snap_ack
+}
+
+# Reads the snapshot reader's next answer, "+" or ".", into SNAP_ACK (empty: it has gone).
+# What else its stderr holds (an awk's warning about an option it does not know) is skipped.
+snap_ack() {
+  while IFS= read -r SNAP_ACK <&9; do
+    case $SNAP_ACK in
+      . | +) return 0 ;;
+    esac
+  done
+  SNAP_ACK=
+}
+
+# The snapshot reader has gone: from now on each snapshot forks its own awk and the serve
+# relays its answers itself.
+snap_gone() {
+  err "the snapshot reader (awk, pid $SNAP_PID) has gone: each snapshot forks its own awk"
+  SNAP_PID=
+  exec 8>&-
 }
 
 # A snapshot by the serve's snapshot reader, into the answer: $1 prefix word (empty, before or
@@ -320,18 +365,33 @@ snap_take() {
     esac
     st_line=$st_line$TAB$st_path
   done
-  # Opened for reading and writing first, so that the open for reading cannot wait; then the
-  # awk is its only writer, and an awk that has gone reads as end of file.
-  exec 9<>"$SCRATCH/snap.out"
-  exec 9<"$SCRATCH/snap.out"
-  printf '%s\n' "$st_line" >&8
-  IFS= read -r st_ack <&9 || st_ack=
+  snap_ask "$st_line"
   exec 9<&-
-  [ "$st_ack" != . ] || return 0
-  err "the snapshot reader (awk, pid $SNAP_PID) has gone: each snapshot forks its own awk"
-  SNAP_PID=
-  exec 8>&-
+  [ "$SNAP_ACK" != . ] || return 0
+  snap_gone
   return 1
+}
+
+# Relays the answer, each line of RESPONSE_FILE prefixed "|", and its status line $1 through
+# the snapshot reader, in one write when it is short. Status 1 when there is no reader (or a
+# started trial holds fd 9): nothing was written. A reader that dies while it writes leaves
+# the answer cut short: the serve exits, and the controller finds the host's connection gone.
+snap_relay() {
+  [ -n "$SNAP_PID" ] || return 1
+  if [ -n "${TRIAL_PGID:-}" ] && [ "${TRIAL_WAITED:-1}" = 0 ]; then
+    return 1
+  fi
+  snap_ask "|$1"
+  if [ "$SNAP_ACK" != + ]; then
+    exec 9<&-
+    snap_gone
+    return 1
+  fi
+  snap_ack
+  exec 9<&-
+  [ "$SNAP_ACK" != . ] || return 0
+  err "the snapshot reader (awk, pid $SNAP_PID) died while it relayed an answer; exiting"
+  exit 3
 }
 
 # The health verb: payload "cursor<TAB>CURSOR" (from an earlier snapshot) and any number of

@@ -197,15 +197,18 @@ serve() {
     } >"$PAYLOAD_FILE"
     [ "$se_cut" = 0 ] || serve_eof
     PAYLOAD_OK=1
-    # In this shell, not a subshell, and prefixed by a builtin loop: on a small VM
-    # every fork costs milliseconds, and a phase of a trial should cost one round trip.
-    # A bulky answer (whole outputs) goes through sed: the builtin reads byte by byte.
+    # In this shell, not a subshell, and relayed by the snapshot reader (snap_relay) or
+    # prefixed by a builtin loop: on a small VM every fork costs milliseconds, and a phase
+    # of a trial should cost one round trip. Without the reader, a bulky answer (whole
+    # outputs) goes through sed: the builtin reads byte by byte.
     BULKY_RESPONSE=0
     # Appended to: the snapshot reader appends its snapshots between the verb's own lines.
     : >"$RESPONSE_FILE"
     dispatch "$se_verb" </dev/null >>"$RESPONSE_FILE"
     se_rc=$?
-    if [ "$BULKY_RESPONSE" = 1 ]; then
+    if snap_relay "\$ $se_rc${se_seq:+ $se_seq}"; then
+      :
+    elif [ "$BULKY_RESPONSE" = 1 ]; then
       sed 's/^/|/' "$RESPONSE_FILE"
       printf '$ %s%s\n' "$se_rc" "${se_seq:+ $se_seq}"
     else

@@ -166,6 +166,42 @@ class SnapshotReaderTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void theSnapshotReaderRelaysAnAnswerWithTheWorkloadsOutputWithoutASed(
+      String shell, @TempDir Path dir) throws Exception {
+    AgentHarness agent = countingAwk(shell, dir);
+    Path sed = dir.resolve("bin").resolve("sed");
+    Files.writeString(
+        sed,
+        "#!/bin/sh\necho $$ >> '"
+            + dir.resolve("sed.log")
+            + "'\nexec "
+            + Tools.require("sed")
+            + " \"$@\"\n");
+    Files.setPosixFilePermissions(sed, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String[] printing =
+        lines(List.of(List.of("health"), job("w", sh("printf 'a|b\\n\\n$ 0\\nlast'"))));
+    try (Server server = agent.serve()) {
+      Result relayed = server.request("run", printing);
+      long reader = reader(dir);
+      Procs.kill("KILL", Long.toString(reader));
+      assertEquals(List.of(), Procs.awaitGone(List.of(reader), 10_000));
+      Result bySed = server.request("run", printing);
+
+      assertSnapshots(relayed);
+      assertEquals(
+          List.of("a|b", "", "$ 0", "last"), out(relayed, "w"), relayed.lines().toString());
+      assertEquals(out(bySed, "w"), out(relayed, "w"));
+      assertEquals(
+          bySed.lines().stream().map(l -> l.split("\t", 2)[0]).toList(),
+          relayed.lines().stream().map(l -> l.split("\t", 2)[0]).toList());
+      Path log = dir.resolve("sed.log");
+      // The sed of the answer the serve relayed itself, once the reader had gone.
+      assertEquals(1, Files.readAllLines(log).size(), Files.readAllLines(log).toString());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void aSnapshotReaderThatHasGoneLeavesEachSnapshotToAnAwkOfItsOwn(String shell, @TempDir Path dir)
       throws Exception {
     AgentHarness agent = countingAwk(shell, dir);
