@@ -374,8 +374,10 @@ snap_take() {
 
 # Relays the answer, each line of RESPONSE_FILE prefixed "|", and its status line $1 through
 # the snapshot reader, in one write when it is short. Status 1 when there is no reader (or a
-# started trial holds fd 9): nothing was written. A reader that dies while it writes leaves
-# the answer cut short: the serve exits, and the controller finds the host's connection gone.
+# started trial holds fd 9): nothing was written. A reader that ends while it writes (killed,
+# or by SIGPIPE when the controller has gone) leaves the answer cut short: the serve closes
+# its stdout, so that the controller finds the host's connection gone rather than waiting
+# for the rest, and serves on until its input ends, as the dead-man switch needs.
 snap_relay() {
   [ -n "$SNAP_PID" ] || return 1
   if [ -n "${TRIAL_PGID:-}" ] && [ "${TRIAL_WAITED:-1}" = 0 ]; then
@@ -390,8 +392,10 @@ snap_relay() {
   snap_ack
   exec 9<&-
   [ "$SNAP_ACK" != . ] || return 0
-  err "the snapshot reader (awk, pid $SNAP_PID) died while it relayed an answer; exiting"
-  exit 3
+  err "the snapshot reader (awk, pid $SNAP_PID) ended while it wrote an answer: that answer is cut short, and this serve answers no more"
+  snap_gone
+  exec 1>&-
+  return 0
 }
 
 # The health verb: payload "cursor<TAB>CURSOR" (from an earlier snapshot) and any number of

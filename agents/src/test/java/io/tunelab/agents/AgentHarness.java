@@ -366,6 +366,15 @@ final class AgentHarness {
       }
     }
 
+    /** Closes the end the agent's answers go to, as a controller that went away would. */
+    void closeStdout() {
+      try {
+        process.getInputStream().close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
     /** Whether the agent exited within {@code seconds}. */
     boolean waitFor(double seconds) {
       try {

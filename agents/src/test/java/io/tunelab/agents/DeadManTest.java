@@ -49,6 +49,25 @@ class DeadManTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void anAgentWhoseAnswerMetAGoneControllerStillRestores(String shell, @TempDir Path dir) {
+    AgentHarness agent = new AgentHarness(shell, dir);
+    Path knob = agent.knob("read_ahead_kb", "128");
+    Server server = agent.serve();
+    assertEquals(0, server.request("apply", tab("set", knob, "4096")).rc());
+
+    // Its answers' end first: the next answer is written into a pipe nobody reads.
+    server.closeStdout();
+    server.send("hello");
+    server.closeStdin();
+
+    assertTrue(server.waitFor(Tools.millis(10_000) / 1000.0), "the agent exits after the grace");
+    assertEquals(0, server.exitValue(), server.stderr());
+    assertEquals("128\n", read(knob));
+    assertTrue(server.stderr().contains("dead-man restore: restored"), server.stderr());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void theSwitchStopsARunningWorkload(String shell, @TempDir Path dir) throws Exception {
     String marker = Procs.marker("TUNELAB_TEST_JOB");
     String agentMarker = Procs.marker("TUNELAB_TEST_AGENT");
