@@ -4,7 +4,6 @@ import static io.tunelab.agents.AgentHarness.tab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tunelab.agents.AgentHarness.Result;
 import java.io.IOException;
@@ -46,7 +45,7 @@ class HealthTest {
   @ValueSource(strings = {"dash", "bash"})
   void warningsAfterTheCursorAreCountedInfoLinesAreNot(String shell, @TempDir Path dir)
       throws IOException {
-    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    Tools.requireKernelLog(true);
     AgentHarness agent = new AgentHarness(shell, dir);
     String cursor = agent.call("health").value("cursor").orElseThrow();
     String marker = "tunelab-health-" + UUID.randomUUID();

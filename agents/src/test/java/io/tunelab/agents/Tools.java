@@ -45,12 +45,22 @@ final class Tools {
         return candidate.toAbsolutePath();
       }
     }
-    String why = name + " is not installed (not on PATH), so the agent cannot be checked with it";
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-      fail(why + "; CI=true requires it");
-    }
-    Assumptions.abort(why + "; install it or set CI=true to make this a failure");
+    unavailable(
+        name + " is not installed (not on PATH), so the agent cannot be checked with it",
+        "; install it or set CI=true to make this a failure");
     throw new AssertionError("unreachable");
+  }
+
+  /**
+   * Skips the test unless this process may write the kernel log ({@code write}) or read it (fails
+   * instead when CI=true).
+   */
+  static void requireKernelLog(boolean write) {
+    Path kmsg = Path.of("/dev/kmsg");
+    if (write ? Files.isWritable(kmsg) : Files.isReadable(kmsg)) {
+      return;
+    }
+    unavailable((write ? "writing" : "reading") + " the kernel log needs root", "");
   }
 
   /** Skips the test unless it runs as root (fails instead when CI=true). */
@@ -64,10 +74,14 @@ final class Tools {
     if (Integer.valueOf(0).equals(uid)) {
       return;
     }
-    String why = "this test needs root (other owners, loop devices)";
+    unavailable("this test needs root (other owners, loop devices)", "");
+  }
+
+  /** Fails the test when CI=true, else skips it: {@code why}, then {@code hint} when skipped. */
+  private static void unavailable(String why, String hint) {
     if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       fail(why + "; CI=true requires it");
     }
-    Assumptions.abort(why);
+    Assumptions.abort(why + hint);
   }
 }

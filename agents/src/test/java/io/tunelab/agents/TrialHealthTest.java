@@ -6,7 +6,6 @@ import static io.tunelab.agents.TrialTest.lines;
 import static io.tunelab.agents.TrialTest.sh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tunelab.agents.AgentHarness.Result;
 import io.tunelab.agents.AgentHarness.Server;
@@ -154,7 +153,7 @@ class TrialHealthTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void aKernelWarningIsInTheTrialThatLoggedItAndInNoOther(String shell, @TempDir Path dir) {
-    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    Tools.requireKernelLog(true);
     AgentHarness agent = new AgentHarness(shell, dir);
     String marker = "tunelab-trial-health-" + UUID.randomUUID();
     try (Server server = agent.serve()) {
@@ -192,7 +191,7 @@ class TrialHealthTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void aWarningLoggedAsTheWorkloadEndsIsInItsTrial(String shell, @TempDir Path dir) {
-    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    Tools.requireKernelLog(true);
     AgentHarness agent = new AgentHarness(shell, dir);
     String marker = "tunelab-trial-health-last-" + UUID.randomUUID();
     try (Server server = agent.serve()) {
@@ -217,7 +216,7 @@ class TrialHealthTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void theServesCopyOfTheKernelLogEndsWithIt(String shell, @TempDir Path dir) throws Exception {
-    assumeTrue(Files.isReadable(Path.of("/dev/kmsg")), "reading the kernel log needs root");
+    Tools.requireKernelLog(false);
     String marker = Procs.marker("TUNELAB_TEST_KMSG");
     AgentHarness agent =
         new AgentHarness(shell, dir).env(marker.split("=")[0], marker.split("=")[1]);
@@ -241,7 +240,7 @@ class TrialHealthTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
   void nothingOfAKilledServeOutlivesItsInput(String shell, @TempDir Path dir) throws Exception {
-    assumeTrue(Files.isReadable(Path.of("/dev/kmsg")), "reading the kernel log needs root");
+    Tools.requireKernelLog(false);
     String marker = Procs.marker("TUNELAB_TEST_KMSG");
     AgentHarness agent =
         new AgentHarness(shell, dir).env(marker.split("=")[0], marker.split("=")[1]);
@@ -267,7 +266,7 @@ class TrialHealthTest {
   @ValueSource(strings = {"dash", "bash"})
   void aFloodedKernelLogStopsTheCopyAtItsCapAndLosesNoWarning(String shell, @TempDir Path dir)
       throws Exception {
-    assumeTrue(Files.isWritable(Path.of("/dev/kmsg")), "writing the kernel log needs root");
+    Tools.requireKernelLog(true);
     AgentHarness agent = new AgentHarness(shell, dir).env("TUNELAB_KMSG_COPY_BLOCKS", "4");
     String marker = "tunelab-trial-health-cap-" + UUID.randomUUID();
     String flood =
