@@ -290,13 +290,25 @@ snap_start() {
       BEGIN { OUT = ENVIRON["SNAP_OUT"]; kfile = ENVIRON["SNAP_KMSG"]; ack = "/dev/stderr" }
       /^[|]/ {
         # "+" first: from then on the answer may be partly written.
-        print "+" > ack
+        printf "%s", "+\n" > ack
         fflush(ack)
-        while ((getline r < OUT) > 0) print "|" r
+        # One printf of a single string: mawk writes each print, and each piece of a printf
+        # format, with a write(2) of its own on an unbuffered stdout, and every write to the
+        # connection costs the host and the controller a wake-up and a packet.
+        buf = ""
+        k = 0
+        while ((getline r < OUT) > 0) {
+          buf = buf "|" r "\n"
+          if (++k >= 64 || length(buf) >= 65536) {
+            printf "%s", buf
+            buf = ""
+            k = 0
+          }
+        }
         close(OUT)
-        print substr($0, 2)
+        printf "%s", buf substr($0, 2) "\n"
         fflush()
-        print "." > ack
+        printf "%s", ".\n" > ack
         fflush(ack)
         next
       }
@@ -310,7 +322,7 @@ snap_start() {
         }
         snap_end()
         close(OUT)
-        print "." > ack
+        printf "%s", ".\n" > ack
         fflush(ack)
       }' <"$SCRATCH/snap.in" 2<>"$SCRATCH/snap.out" 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&- &
   SNAP_PID=$!

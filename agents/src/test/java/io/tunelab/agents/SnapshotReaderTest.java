@@ -202,6 +202,52 @@ class SnapshotReaderTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dash", "bash"})
+  void theSnapshotReaderWritesEachShortAnswerInOneWrite(String shell, @TempDir Path dir)
+      throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path log = dir.resolve("writes.log");
+    Path awk = bin.resolve("awk");
+    // Only the snapshot reader (the one awk whose program reads SNAP_OUT) runs under strace.
+    Files.writeString(
+        awk,
+        "#!/bin/sh\ncase $* in *SNAP_OUT*) exec "
+            + Tools.require("strace")
+            + " -q -s 4096 -e trace=write -o '"
+            + log
+            + "' "
+            + Tools.require("awk")
+            + " \"$@\" ;; esac\nexec "
+            + Tools.require("awk")
+            + " \"$@\"\n");
+    Files.setPosixFilePermissions(awk, PosixFilePermissions.fromString("rwxr-xr-x"));
+    AgentHarness agent =
+        new AgentHarness(shell, dir).env("PATH", bin + ":" + System.getenv("PATH"));
+    try (Server server = agent.serve()) {
+      Result run =
+          server.request(
+              "run", lines(List.of(List.of("health"), job("w", sh("printf 'a\\nb\\nc\\n'")))));
+      assertSnapshots(run);
+      assertEquals(List.of("a", "b", "c"), out(run, "w"), run.lines().toString());
+      assertEquals(0, server.request("hello").rc());
+    }
+    // The serve's end ends the reader, and strace with it: then its log is whole.
+    long deadline = System.nanoTime() + Tools.millis(10_000) * 1_000_000;
+    while (System.nanoTime() < deadline
+        && !(Files.exists(log) && Files.readString(log).contains("+++ exited"))) {
+      Thread.sleep(20);
+    }
+    assertTrue(Files.readString(log).contains("+++ exited"), "the reader did not end");
+    List<String> answers =
+        Files.readAllLines(log).stream().filter(l -> l.startsWith("write(1, ")).toList();
+    // Two answers, each its lines and status line in a single write(2): one wake-up and one
+    // packet each on the controller's side.
+    assertEquals(2, answers.size(), String.join("\n", answers));
+    assertTrue(answers.get(0).contains("|job\\tw\\t0\\t"), answers.get(0));
+    assertTrue(answers.get(0).matches(".*\\\\n\\$ 0( [0-9]+)?\\\\n\".*"), answers.get(0));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"dash", "bash"})
   void aSnapshotReaderThatHasGoneLeavesEachSnapshotToAnAwkOfItsOwn(String shell, @TempDir Path dir)
       throws Exception {
     AgentHarness agent = countingAwk(shell, dir);
