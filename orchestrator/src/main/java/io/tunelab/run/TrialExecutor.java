@@ -266,6 +266,11 @@ final class TrialExecutor {
    * something also answer with their health figures.
    */
   private Applied apply(Map<RoleKnob, String> requested, Set<String> snapshot) {
+    if (requested.isEmpty()) {
+      // No host has a line to send (a snapshot rides only in an apply that is sent), and a
+      // hand-off to each host's thread and back costs a trial without knobs a wake-up each.
+      return new Applied(List.of(), Map.of());
+    }
     Map<String, Map<RoleKnob, String>> byHost = new LinkedHashMap<>();
     requested.forEach(
         (k, v) -> byHost.computeIfAbsent(k.host(), h -> new LinkedHashMap<>()).put(k, v));
