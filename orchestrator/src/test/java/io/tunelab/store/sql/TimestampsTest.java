@@ -2,6 +2,7 @@ package io.tunelab.store.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -43,8 +44,7 @@ class TimestampsTest {
   void nowIsTheClocksInstant() {
     assertEquals(
         "2024-05-01T12:00:00.250Z",
-        new Timestamps(
-                java.time.Clock.fixed(Instant.parse("2024-05-01T12:00:00.250Z"), ZoneOffset.UTC))
+        new Timestamps(Clock.fixed(Instant.parse("2024-05-01T12:00:00.250Z"), ZoneOffset.UTC))
             .now());
   }
 }
