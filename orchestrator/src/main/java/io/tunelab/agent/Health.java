@@ -86,7 +86,16 @@ public record Health(
     return new Health(bootId, cursor, in, out, throttle, cpufreq, read, written, count, lines);
   }
 
+  // Not String.matches: it compiles its pattern on every call, a dozen times a trial.
   private static long number(String text) {
-    return text.matches("[0-9]{1,18}") ? Long.parseLong(text) : -1;
+    if (text.isEmpty() || text.length() > 18) {
+      return -1;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    return Long.parseLong(text);
   }
 }
