@@ -1,4 +1,4 @@
-package io.tunelab.store.sql;
+package io.tunelab;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -6,7 +6,10 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** Stamps created_at, started_at, finished_at …: ISO-8601 in UTC with milliseconds. */
+/**
+ * Stamps created_at, started_at, finished_at … and the lines of a run's log: ISO-8601 in UTC with
+ * milliseconds.
+ */
 public final class Timestamps {
   private static final DateTimeFormatter ISO_UTC =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -42,6 +45,12 @@ public final class Timestamps {
     digits(c, 17, 2, t.getSecond());
     digits(c, 20, 3, instant.getNano() / 1_000_000);
     return new String(c);
+  }
+
+  /** {@code instant} to the second, {@code 2024-05-01T12:00:00Z}: the time of day on a line. */
+  public static String toSecond(Instant instant) {
+    String millis = of(instant);
+    return millis.substring(0, millis.length() - ".000Z".length()) + "Z";
   }
 
   private static void digits(char[] c, int at, int width, int value) {

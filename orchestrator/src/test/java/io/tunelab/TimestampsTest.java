@@ -1,4 +1,4 @@
-package io.tunelab.store.sql;
+package io.tunelab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -37,6 +38,13 @@ class TimestampsTest {
     }
     for (Instant instant : instants) {
       assertEquals(REFERENCE.format(instant), Timestamps.of(instant), instant.toString());
+      if (instant.atOffset(ZoneOffset.UTC).getYear() >= 0
+          && instant.atOffset(ZoneOffset.UTC).getYear() <= 9999) {
+        assertEquals(
+            instant.truncatedTo(ChronoUnit.SECONDS).toString(),
+            Timestamps.toSecond(instant),
+            instant.toString());
+      }
     }
   }
 

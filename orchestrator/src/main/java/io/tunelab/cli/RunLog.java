@@ -1,5 +1,6 @@
 package io.tunelab.cli;
 
+import io.tunelab.Timestamps;
 import io.tunelab.TunelabException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,7 +13,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
 
 /**
@@ -106,7 +106,7 @@ final class RunLog implements Consumer<String>, AutoCloseable {
    */
   synchronized void progress(String line) {
     if (!interactive) {
-      terminal.println(clock.instant().truncatedTo(ChronoUnit.SECONDS) + " " + line);
+      terminal.println(Timestamps.toSecond(clock.instant()) + " " + line);
       terminal.flush();
     }
     write(line);
@@ -126,7 +126,7 @@ final class RunLog implements Consumer<String>, AutoCloseable {
   }
 
   private void write(String line) {
-    String stamp = clock.instant().truncatedTo(ChronoUnit.MILLIS).toString();
+    String stamp = Timestamps.of(clock.instant());
     try {
       for (String part : line.split("\n", -1)) {
         log.write(stamp + " " + part + "\n");

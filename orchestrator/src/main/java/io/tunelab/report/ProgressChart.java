@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.Decimals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,15 +54,14 @@ record ProgressChart(String title, String yLabel, List<SearchSection.Point> poin
               y));
       svg.append(
           BarChart.text(
-              LEFT - 8, y + 4, "tick", "end", Numbers.decimals(tick, BarChart.tickDecimals(step))));
+              LEFT - 8, y + 4, "tick", "end", Decimals.of(tick, BarChart.tickDecimals(step))));
     }
     int last = points.isEmpty() ? 1 : points.get(points.size() - 1).trials();
     double xStep = BarChart.niceStep(last);
     double xTop = BarChart.niceTop(last);
     for (double tick : BarChart.ticks(xTop, xStep)) {
       double x = x(tick, xTop);
-      svg.append(
-          BarChart.text(x, TOP + PLOT_HEIGHT + 18, "tick", "middle", Numbers.decimals(tick, 0)));
+      svg.append(BarChart.text(x, TOP + PLOT_HEIGHT + 18, "tick", "middle", Decimals.of(tick, 0)));
     }
     svg.append(
         String.format(

@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.Decimals;
 import io.tunelab.TunelabException;
 import io.tunelab.matrix.RepeatRule;
 import io.tunelab.stats.Interval;
@@ -139,7 +140,7 @@ public record RatioChecks(
         base,
         Numbers.percent(change),
         Numbers.interval(interval),
-        Double.isNaN(halfWidth) ? "±-" : "±" + Numbers.decimals(halfWidth * 100, 1) + "%",
+        Double.isNaN(halfWidth) ? "±-" : "±" + Decimals.of(halfWidth * 100, 1) + "%",
         how,
         baseN,
         newN,

@@ -1,5 +1,6 @@
 package io.tunelab.report;
 
+import io.tunelab.Decimals;
 import io.tunelab.search.Confirmation;
 import io.tunelab.search.Effects;
 import java.util.ArrayList;
@@ -180,7 +181,7 @@ final class SearchLines {
               .orElse(null);
       List<String> row = new ArrayList<>();
       row.add(f.name());
-      row.add(Numbers.decimals(f.etaSquared(), 2));
+      row.add(Decimals.of(f.etaSquared(), 2));
       row.add(Numbers.p(f.p()));
       row.add(best == null ? "-" : best.value() + " (" + Numbers.fixed(best.mean()) + ")");
       if (twoLevels) {

@@ -1,5 +1,6 @@
 package io.tunelab.run;
 
+import io.tunelab.Decimals;
 import io.tunelab.agent.AgentException;
 import io.tunelab.matrix.MatrixException;
 import io.tunelab.matrix.OnFlag;
@@ -276,9 +277,7 @@ final class TrialLoop {
      */
     private Measured measure(
         TrialRef trial, Cell cell, RunListener.TrialStarted started, List<Attempt> attempts) {
-      String prefix =
-          String.format(
-              Locale.ROOT, "[%d/%d] %s rep %d", done + 1, total, cell.label(), trial.rep());
+      String prefix = "[" + (done + 1) + "/" + total + "] " + cell.label() + " rep " + trial.rep();
       // Resolved per attempt: a cell set up again after a reboot has fresh captures.
       Supplier<TrialExecutor.Outcome> once =
           () -> {
@@ -477,8 +476,9 @@ final class TrialLoop {
         mib = s.value();
       }
     }
-    return Double.isNaN(mib)
-        ? String.format(Locale.ROOT, "%.3f s", seconds)
-        : String.format(Locale.ROOT, "%.3f s, %.1f MiB/s", seconds, mib);
+    // Not String.format: in a run's first hundreds of trials it is not compiled yet, and costs
+    // a trial about a third of a millisecond (docs/performance.md).
+    String line = Decimals.of(seconds, 3) + " s";
+    return Double.isNaN(mib) ? line : line + ", " + Decimals.of(mib, 1) + " MiB/s";
   }
 }

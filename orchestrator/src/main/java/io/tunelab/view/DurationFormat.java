@@ -1,7 +1,6 @@
 package io.tunelab.view;
 
 import java.time.Duration;
-import java.util.Locale;
 
 /** A duration as people read it in progress lines and status: {@code 3m12s}. */
 public final class DurationFormat {
@@ -13,12 +12,17 @@ public final class DurationFormat {
     if (s < 60) {
       return s + "s";
     }
+    // Not String.format: a run prints two per trial, before the formatter is compiled.
     if (s < 3600) {
-      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+      return s / 60 + "m" + twoDigits(s % 60) + "s";
     }
     if (s < 86400) {
-      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
+      return s / 3600 + "h" + twoDigits(s % 3600 / 60) + "m";
     }
-    return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
+    return s / 86400 + "d" + twoDigits(s % 86400 / 3600) + "h";
+  }
+
+  private static String twoDigits(long v) {
+    return v < 10 ? "0" + v : Long.toString(v);
   }
 }

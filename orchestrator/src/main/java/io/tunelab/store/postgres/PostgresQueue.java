@@ -1,11 +1,11 @@
 package io.tunelab.store.postgres;
 
+import io.tunelab.Timestamps;
 import io.tunelab.TunelabException;
 import io.tunelab.plan.ExperimentPlan;
 import io.tunelab.store.ExperimentQueue;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.StoredFile;
-import io.tunelab.store.sql.Timestamps;
 import io.tunelab.store.sqlite.JdbcResultStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,10 +1,10 @@
 package io.tunelab.store.postgres;
 
+import io.tunelab.Timestamps;
 import io.tunelab.TunelabException;
 import io.tunelab.store.ExperimentQueue.Claim;
 import io.tunelab.store.sql.Migrations;
 import io.tunelab.store.sql.SqlDialect;
-import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

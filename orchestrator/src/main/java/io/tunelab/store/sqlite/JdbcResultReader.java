@@ -1,5 +1,6 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Timestamps;
 import io.tunelab.store.Boot;
 import io.tunelab.store.CellSettings;
 import io.tunelab.store.ExperimentProgress;
@@ -16,7 +17,6 @@ import io.tunelab.store.StoredFile;
 import io.tunelab.store.TrialCounts;
 import io.tunelab.store.TrialRowSink;
 import io.tunelab.store.TrialTable;
-import io.tunelab.store.sql.Timestamps;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;

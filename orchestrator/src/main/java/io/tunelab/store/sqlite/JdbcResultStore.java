@@ -1,5 +1,6 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Timestamps;
 import io.tunelab.TunelabException;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
@@ -18,7 +19,6 @@ import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialCommit;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.TrialValue;
-import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;

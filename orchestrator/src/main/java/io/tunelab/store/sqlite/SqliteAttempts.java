@@ -1,7 +1,7 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Timestamps;
 import io.tunelab.store.Attempt;
-import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

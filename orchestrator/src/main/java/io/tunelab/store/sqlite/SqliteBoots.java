@@ -1,8 +1,8 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Timestamps;
 import io.tunelab.store.Boot;
 import io.tunelab.store.TrialHost;
-import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

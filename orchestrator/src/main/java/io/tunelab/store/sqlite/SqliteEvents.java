@@ -2,12 +2,12 @@ package io.tunelab.store.sqlite;
 
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
+import io.tunelab.Timestamps;
 import io.tunelab.store.ExperimentProgress;
 import io.tunelab.store.ExperimentProgress.CurrentTrial;
 import io.tunelab.store.ExperimentProgress.Event;
 import io.tunelab.store.ExperimentStatus;
 import io.tunelab.store.sql.SqlDialect;
-import io.tunelab.store.sql.Timestamps;
 import io.tunelab.store.sqlite.Transactions.Work;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

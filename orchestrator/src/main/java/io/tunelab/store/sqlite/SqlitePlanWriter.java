@@ -3,6 +3,7 @@ package io.tunelab.store.sqlite;
 import static io.tunelab.store.sqlite.SqliteStatements.queryLong;
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
+import io.tunelab.Timestamps;
 import io.tunelab.matrix.OnFlag;
 import io.tunelab.plan.Cell;
 import io.tunelab.plan.ExperimentPlan;
@@ -15,7 +16,6 @@ import io.tunelab.store.TestbedHost;
 import io.tunelab.store.TrialRef;
 import io.tunelab.store.sql.ExperimentUuids;
 import io.tunelab.store.sql.SqlDialect;
-import io.tunelab.store.sql.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

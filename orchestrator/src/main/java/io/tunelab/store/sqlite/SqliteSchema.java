@@ -1,9 +1,9 @@
 package io.tunelab.store.sqlite;
 
+import io.tunelab.Timestamps;
 import io.tunelab.TunelabException;
 import io.tunelab.store.sql.Migrations;
 import io.tunelab.store.sql.SqlDialect;
-import io.tunelab.store.sql.Timestamps;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

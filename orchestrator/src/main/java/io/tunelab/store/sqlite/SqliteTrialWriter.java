@@ -2,6 +2,7 @@ package io.tunelab.store.sqlite;
 
 import static io.tunelab.store.sqlite.SqliteStatements.update;
 
+import io.tunelab.Timestamps;
 import io.tunelab.store.Attempt;
 import io.tunelab.store.EventKind;
 import io.tunelab.store.ExperimentStatus;
@@ -15,7 +16,6 @@ import io.tunelab.store.TrialOutput;
 import io.tunelab.store.TrialResult;
 import io.tunelab.store.TrialStatus;
 import io.tunelab.store.TrialValue;
-import io.tunelab.store.sql.Timestamps;
 import io.tunelab.workload.Sample;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
