@@ -23,9 +23,10 @@ record Answer(String host, AgentVerb verb, int status, List<String> lines) {
   List<String[]> rows(String kind, int fields) {
     List<String[]> rows = new ArrayList<>();
     for (String line : lines) {
-      String[] row = fields(line, fields);
-      if (row[0].equals(kind)) {
-        rows.add(row);
+      // Only the lines of this kind are split: an answer is asked for a dozen kinds.
+      if (line.startsWith(kind)
+          && (line.length() == kind.length() || line.charAt(kind.length()) == '\t')) {
+        rows.add(fields(line, fields));
       }
     }
     return rows;
