@@ -214,8 +214,7 @@ public final class ExperimentCopy {
                     + list
                     + ", uuid) VALUES ("
                     + "?, ".repeat(cols.size())
-                    + "?)",
-                new String[] {"id"})) {
+                    + "?)")) {
       read.setLong(1, e.sourceId());
       try (ResultSet rs = read.executeQuery()) {
         rs.next();
@@ -225,9 +224,15 @@ public final class ExperimentCopy {
       }
       write.setString(cols.size() + 1, e.uuid());
       write.executeUpdate();
-      try (ResultSet keys = write.getGeneratedKeys()) {
-        keys.next();
-        return keys.getLong(1);
+    }
+    // Found by its uuid, unique, rather than as a generated key: the SQLite connection does not
+    // look for generated keys, which costs every statement it runs (SqliteConnections).
+    try (PreparedStatement id =
+        tables.into.prepareStatement("SELECT id FROM experiments WHERE uuid = ?")) {
+      id.setString(1, e.uuid());
+      try (ResultSet rs = id.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
       }
     }
   }

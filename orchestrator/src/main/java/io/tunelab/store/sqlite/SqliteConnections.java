@@ -142,6 +142,11 @@ final class SqliteConnections {
     config.enforceForeignKeys(true);
     config.setBusyTimeout(BUSY_TIMEOUT_MS);
     config.setOpenMode(org.sqlite.SQLiteOpenMode.OPEN_URI);
+    // Left on, the driver matches every INSERT, UPDATE and DELETE against a pattern and runs a
+    // query of its own after each INSERT, for keys tunelab never asks it for: a few hundred
+    // microseconds of every trial's commit while the JVM has not compiled that code
+    // (docs/performance.md).
+    config.setGetGeneratedKeys(false);
     return config;
   }
 }
