@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -26,8 +27,13 @@ final class SqliteCellStatistics {
           + " AND NOT EXISTS (SELECT 1 FROM trial_flags f JOIN experiments e"
           + " ON e.id = t.experiment_id WHERE f.trial_id = t.id AND e.on_flag = 'exclude')";
 
+  /**
+   * The values grouped by job and metric, each group numbered: a row's job, metric and unit are
+   * read only where its group starts (or while its unit is unknown), since every column read is a
+   * call through the driver and a cell has a few hundred rows.
+   */
   private static final String VALUES =
-      "SELECT s.job, s.metric, s.unit, s.value"
+      "SELECT dense_rank() OVER (ORDER BY s.job, s.metric), s.job, s.metric, s.unit, s.value"
           + COUNTED
           + " ORDER BY s.job, s.metric, t.rep, t.seq";
 
@@ -50,14 +56,18 @@ final class SqliteCellStatistics {
       SqliteStatements.bindAll(select, cellId, TrialStatus.OK.text());
       try (ResultSet rs = select.executeQuery()) {
         Group group = null;
+        long number = 0;
         while (rs.next()) {
-          String job = rs.getString(1);
-          String metric = rs.getString(2);
-          if (group == null || !group.is(job, metric)) {
+          long n = rs.getLong(1);
+          if (n != number) {
             write(insert, cellId, group);
-            group = new Group(job, metric);
+            number = n;
+            group = new Group(rs.getString(2), rs.getString(3));
           }
-          group.add(rs.getString(3), rs.getDouble(4));
+          if (group.unit == null) {
+            group.unit = rs.getString(4);
+          }
+          group.add(rs.getDouble(5));
         }
         write(insert, cellId, group);
       }
@@ -117,7 +127,7 @@ final class SqliteCellStatistics {
     if (g == null) {
       return;
     }
-    Summary s = Summary.of(g.values.stream().mapToDouble(Double::doubleValue).toArray());
+    Summary s = Summary.of(Arrays.copyOf(g.values, g.size));
     insert.add(
         cellId,
         g.job,
@@ -136,23 +146,20 @@ final class SqliteCellStatistics {
   private static final class Group {
     final String job;
     final String metric;
-    final List<Double> values = new ArrayList<>();
     String unit;
+    double[] values = new double[16];
+    int size;
 
     Group(String job, String metric) {
       this.job = job;
       this.metric = metric;
     }
 
-    boolean is(String job, String metric) {
-      return this.job.equals(job) && this.metric.equals(metric);
-    }
-
-    void add(String unit, double value) {
-      if (this.unit == null) {
-        this.unit = unit;
+    void add(double value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
       }
-      values.add(value);
+      values[size++] = value;
     }
   }
 }
