@@ -40,8 +40,11 @@ final class VmFaults {
     VmLab.lab(5, "power-cycle", "client");
     Cli.Result r = run.get(TestTime.seconds(600), TimeUnit.SECONDS);
 
-    assertEquals(0, r.code(), r.all());
-    assertEquals(List.of("1 ok", "2 lost", "2 ok", "3 ok"), LabFaultsTest.attempts(db), r.all());
+    assertEquals(0, r.code(), () -> r.all() + kernelLogs());
+    assertEquals(
+        List.of("1 ok", "2 lost", "2 ok", "3 ok"),
+        LabFaultsTest.attempts(db),
+        () -> r.all() + kernelLogs());
     assertTrue(r.all().contains("host client rebooted (boot id " + before + " -> "), r.all());
     assertTrue(r.all().contains("host client rebooted: setting the cell up again"), r.all());
     // the LUN's knobs were set back before its logout: no warning about their paths
@@ -73,7 +76,7 @@ final class VmFaults {
     VmLab.lab(1, "resume", "server");
     Cli.Result r = run.get(TestTime.seconds(600), TimeUnit.SECONDS);
 
-    assertEquals(0, r.code(), r.all());
+    assertEquals(0, r.code(), () -> r.all() + kernelLogs());
     // the trial hit ends ok after the hang, or was lost and ran again: ok exactly once
     assertEquals(
         List.of(List.of("1", "ok", "1"), List.of("2", "ok", "1"), List.of("3", "ok", "1")),
@@ -81,7 +84,7 @@ final class VmFaults {
             db,
             "select t.seq, t.status, (select count(*) from trial_attempts a where a.trial_id = t.id"
                 + " and a.status = 'ok') from trials t order by t.seq"),
-        r.all());
+        () -> r.all() + kernelLogs());
     nothingLeft(server);
   }
 
@@ -125,6 +128,23 @@ final class VmFaults {
     return List.of(
         VmLab.ssh("server", "cat " + knobs + "scheduler"),
         VmLab.ssh("server", "cat " + knobs + "read_ahead_kb"));
+  }
+
+  /**
+   * The end of both guests' kernel logs, for a failure's message: a trial that failed on the
+   * iSCSI path says why only there (connection errors, command timeouts, the device set offline).
+   */
+  private static String kernelLogs() {
+    StringBuilder logs = new StringBuilder();
+    for (String host : List.of("client", "server")) {
+      logs.append("\n--- ").append(host).append(": dmesg | tail -n 60\n");
+      try {
+        logs.append(VmLab.ssh(host, "dmesg | tail -n 60"));
+      } catch (Exception e) {
+        logs.append(e.getMessage());
+      }
+    }
+    return logs.toString();
   }
 
   /** Every knob back on the server, no session left on the client, no journal on either. */
