@@ -131,8 +131,8 @@ final class VmFaults {
   }
 
   /**
-   * The end of both guests' kernel logs, for a failure's message: a trial that failed on the
-   * iSCSI path says why only there (connection errors, command timeouts, the device set offline).
+   * The end of both guests' kernel logs, for a failure's message: a trial that failed on the iSCSI
+   * path says why only there (connection errors, command timeouts, the device set offline).
    */
   private static String kernelLogs() {
     StringBuilder logs = new StringBuilder();
